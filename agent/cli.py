@@ -1,0 +1,189 @@
+"""The `bookrag` command line: ingest, search, evaluate and migrate."""
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ingest.loader import DocsFolderNotFoundError
+from pydantic import ValidationError
+
+from ingest.database import DatabaseUnavailableError, connect
+from ingest.embeddings import ModelFileError, make_embedding_model
+from ingest.evaluation import (
+    EvalInputError,
+    EvalQuestion,
+    evaluate_retrieval,
+    load_questions,
+    report_json,
+    summary_line,
+)
+from ingest.pipeline import open_index, run_ingest
+from ingest.search import HybridSearcher, SearchFilters, SearchHit
+from ingest.settings import Settings, get_settings
+from ingest.store import StoreLockedError
+
+USER_ERRORS = (
+    DocsFolderNotFoundError,
+    StoreLockedError,
+    DatabaseUnavailableError,
+    EvalInputError,
+    ModelFileError,
+    ValidationError,
+    ValueError,
+)
+
+
+def _progress_bar(total: int) -> Callable[[int], None]:
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc="embedding chunks", unit="chunk", file=sys.stderr)
+    return bar.update
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    settings = get_settings()
+    if getattr(args, "book_id", None):
+        settings = settings.model_copy(update={"book_id": args.book_id})
+    return settings
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    """Ingest a docs folder and print the run summary as JSON."""
+    settings = _settings(args)
+    summary = run_ingest(settings, args.docs, full=args.full, progress=_progress_bar)
+    for problem in summary.problems:
+        kind = "failed" if problem["failed"] else "skipped"
+        print(f"{kind}: {problem['file']}: {problem['reason']}", file=sys.stderr)
+    print(json.dumps(summary.as_dict(), ensure_ascii=False))
+    return 0
+
+
+def _filters(args: argparse.Namespace) -> SearchFilters:
+    return SearchFilters(
+        hardware_tier=args.tier,
+        module=args.module,
+        chapter_min=args.chapter_min,
+        chapter_max=args.chapter_max,
+        lesson=args.lesson,
+        proficiency_levels=args.proficiency,
+        parent_doc_id=args.doc,
+    )
+
+
+def _searcher(settings: Settings) -> HybridSearcher:
+    model = make_embedding_model(settings)
+    return HybridSearcher(open_index(settings, model), model, settings.book_id)
+
+
+def _hit_json(hit: SearchHit) -> dict[str, Any]:
+    fields = ("file_path", "heading_path", "section_type", "module", "chapter", "text")
+    return {"id": hit.id, "score": hit.score, "url": hit.url} | {
+        field: hit.payload.get(field) for field in fields
+    }
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """Print the top chunks for a query."""
+    settings = _settings(args)
+    hits = _searcher(settings).search(args.query, k=args.k, filters=_filters(args))
+    if args.json:
+        print(json.dumps([_hit_json(hit) for hit in hits], ensure_ascii=False))
+        return 0
+    if not hits:
+        print("no results (has the book been ingested? run `bookrag ingest`)")
+    for rank, hit in enumerate(hits, start=1):
+        path = " › ".join(hit.payload.get("heading_path", []))
+        print(f"{rank:>2}. {hit.score:.3f}  {path}\n    {hit.url}")
+    return 0
+
+
+def evaluation_book_id(docs: Path) -> str:
+    """A book id of its own for each evaluated docs folder, so eval never touches the book."""
+    digest = hashlib.sha256(str(docs.resolve()).encode()).hexdigest()[:8]
+    return f"eval-{digest}"
+
+
+def cmd_eval_retrieval(args: argparse.Namespace) -> int:
+    """Ingest a docs folder into its own collection and score a question set against it."""
+    questions = load_questions(args.questions)
+    settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
+    run_ingest(settings, args.docs, progress=_progress_bar)
+    searcher = _searcher(settings)
+
+    def retrieve(question: EvalQuestion) -> list[SearchHit]:
+        return searcher.search(question.question, k=max(args.k, 10))
+
+    report = evaluate_retrieval(questions, retrieve, k=args.k)
+    print(report_json(report) if args.json else summary_line(report))
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    """Apply pending database migrations."""
+    with connect(get_settings()) as conn:
+        version = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    print(f"database at migration {version[0] if version else 0}")
+    return 0
+
+
+def _add_filter_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tier", type=int, help="hardware tier: show content for this tier or lower"
+    )
+    parser.add_argument("--module", help="module key, e.g. ros2")
+    parser.add_argument("--chapter-min", type=int)
+    parser.add_argument("--chapter-max", type=int)
+    parser.add_argument("--lesson", type=int)
+    parser.add_argument("--proficiency", nargs="+", metavar="LEVEL", help="any of A1..C2")
+    parser.add_argument("--doc", help="only chunks of this parent document id")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="bookrag", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    ingest = commands.add_parser("ingest", help="ingest a Docusaurus docs folder")
+    ingest.add_argument("--docs", type=Path, help="docs folder (default: BOOK_DOCS_DIR)")
+    ingest.add_argument("--book-id", help="book id (default: BOOK_ID)")
+    ingest.add_argument("--full", action="store_true", help="rebuild the collection")
+    ingest.set_defaults(handler=cmd_ingest)
+
+    search = commands.add_parser("search", help="hybrid search of the ingested book")
+    search.add_argument("query")
+    search.add_argument("--k", type=int, default=5)
+    search.add_argument("--book-id")
+    search.add_argument("--json", action="store_true")
+    _add_filter_options(search)
+    search.set_defaults(handler=cmd_search)
+
+    evaluate = commands.add_parser("eval", help="evaluate against a question set")
+    kinds = evaluate.add_subparsers(dest="kind", required=True)
+    retrieval = kinds.add_parser("retrieval", help="retrieval hit@k and MRR")
+    retrieval.add_argument("--docs", type=Path, required=True)
+    retrieval.add_argument("--questions", type=Path, required=True)
+    retrieval.add_argument("--k", type=int, default=10)
+    retrieval.add_argument("--json", action="store_true")
+    retrieval.set_defaults(handler=cmd_eval_retrieval)
+
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.set_defaults(handler=cmd_migrate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; user errors print one line and exit with status 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args))
+    except USER_ERRORS as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

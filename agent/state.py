@@ -1,0 +1,53 @@
+"""The graph's state: what a turn brings in, what the nodes work on, and what they decide."""
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+
+
+class Source(TypedDict):
+    """A cited section, numbered as the answer cites it (`[n]`)."""
+
+    n: int
+    title: str
+    heading: str
+    url: str
+    """Page URL with the section's anchor."""
+    file_path: str
+    chunk_id: str
+    score: float
+
+
+class InputState(TypedDict, total=False):
+    """What a caller passes for one turn."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+    """The conversation so far (at most the session's window), ending with the question."""
+    selected_text: str | None
+    """Text the reader highlighted: when set, the answer uses only this text."""
+    filters: dict[str, Any] | None
+    """Reader filters (module, chapter range, lesson, hardware_tier, proficiency_levels, ...)."""
+
+
+class State(InputState, total=False):
+    """Everything the nodes read and write during a turn."""
+
+    standalone_question: str
+    """The last question rewritten to stand alone, using the conversation."""
+    candidates: list[dict[str, Any]]
+    """Retrieved chunks (id, score, payload), best first after reranking."""
+    documents: list[dict[str, Any]]
+    """Chunks the grader kept as support for an answer."""
+    rewrite_count: int
+    """How many times the question was rewritten after finding nothing relevant."""
+    answer: str
+    """The final answer text."""
+    sources: list[Source]
+    """The sections the answer cites."""
+    refusal_reason: str | None
+    """Why the turn was refused (set only on refusal)."""
+
+
+Route = Literal["highlight_answer", "condense"]
+AfterGrade = Literal["answer", "rewrite", "refuse"]

@@ -1,0 +1,254 @@
+"""Markdown-aware chunking: H2 sections as the unit, adaptive to their length.
+
+- A section of at most `chunk_split_tokens` is one chunk, its H3 subsections included.
+- A longer section becomes its lead text plus one chunk per H3 subsection; any of those still
+  over the limit is packed into balanced parts at block boundaries, each part after the first
+  starting with about `chunk_overlap_tokens` of the previous part's tail.
+- A code block or table is never split: one larger than `chunk_max_tokens` becomes a chunk of
+  its own, flagged `oversized`. A paragraph that large is cut at sentence ends.
+- Sections under `chunk_short_tokens` are embedded with their lesson context (module, chapter,
+  description), because a lone "Key Takeaways" list says little about what it belongs to.
+- Every chunk is embedded with a contextual header: `Title › H2 › H3`.
+"""
+
+import hashlib
+import math
+import re
+import uuid
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ingest.documents import Document
+from ingest.sections import Block, Section, parse_sections
+from ingest.settings import Settings
+from ingest.tokens import count_tokens
+
+CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
+STRUCTURAL_HEADINGS = re.compile(
+    r"learning objectives?|objectives|key takeaways?|takeaways|prerequisites?|next steps?"
+    r"|summary|check your understanding|review questions|further reading|what you will learn"
+    r"|what's next|recap|conclusion",
+    re.IGNORECASE,
+)
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+HEADER_SEPARATOR = " › "
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a page as stored in the vector store."""
+
+    id: str
+    embedded_text: str
+    """What the embedding model sees: contextual header (and lesson context), then the text."""
+    payload: dict[str, Any]
+    """The chunk contract of ARCHITECTURE.md (includes `text` and `content_hash`)."""
+
+
+@dataclass(frozen=True)
+class _Piece:
+    """A chunk before ids and neighbours are known."""
+
+    section: Section
+    blocks: list[Block]
+    section_headings: list[str]
+    oversized: bool = False
+
+
+def chunk_documents(documents: list[Document], settings: Settings) -> list[Chunk]:
+    """Chunk every document; chunk ids are stable across runs for unchanged text positions."""
+    return [chunk for doc in documents for chunk in chunk_document(doc, settings)]
+
+
+def chunk_document(doc: Document, settings: Settings) -> list[Chunk]:
+    """Chunk one page."""
+    pieces = [
+        piece
+        for section in parse_sections(doc.body, doc.title)
+        for piece in _section_pieces(section, settings)
+    ]
+    ids = _stable_ids(settings.book_id, doc.file_path, pieces)
+    chunks = []
+    for index, piece in enumerate(pieces):
+        text = "\n\n".join(block.text for block in piece.blocks)
+        embedded = _embedded_text(doc, piece.section, text, settings)
+        payload = {
+            **_page_fields(doc, settings),
+            "heading_path": piece.section.heading_path,
+            "heading": piece.section.heading,
+            "anchor": piece.section.anchor,
+            "section_headings": piece.section_headings,
+            "section_type": _section_type(piece.section.heading, piece.blocks),
+            "chunk_index": index,
+            "total_chunks": len(pieces),
+            "prev_chunk_id": ids[index - 1] if index > 0 else None,
+            "next_chunk_id": ids[index + 1] if index + 1 < len(ids) else None,
+            "token_count": count_tokens(text),
+            "oversized": piece.oversized,
+            "content_hash": hashlib.sha256(embedded.encode()).hexdigest(),
+            "text": text,
+            "embedded_text": embedded,
+        }
+        chunks.append(Chunk(ids[index], embedded, payload))
+    return chunks
+
+
+def _page_fields(doc: Document, settings: Settings) -> dict[str, Any]:
+    meta = doc.metadata
+    return {
+        "book_id": settings.book_id,
+        "doc_id": doc.doc_id,
+        "file_path": doc.file_path,
+        "title": doc.title,
+        "page_url": doc.page_url,
+        "description": meta.get("description"),
+        "module": meta.get("module"),
+        "chapter": meta.get("chapter"),
+        "lesson": meta.get("lesson"),
+        "week": meta.get("week"),
+        "hardware_tier": meta.get("hardware_tier"),
+        "proficiency_level": meta.get("proficiency_level"),
+        "keywords": meta.get("keywords") or [],
+    }
+
+
+def _section_pieces(section: Section, settings: Settings) -> list[_Piece]:
+    """Pieces for one H2 section (or the page top), following the module rules."""
+    if section.total_tokens() <= settings.chunk_split_tokens:
+        blocks = _flatten(section)
+        headings = [sub.heading for sub in section.subsections]
+        return [_Piece(section, blocks, headings)] if blocks else []
+    pieces = _pack(section, section.blocks, settings)
+    for sub in section.subsections:
+        pieces += _pack(sub, _flatten(sub), settings)
+    return pieces
+
+
+def _flatten(section: Section) -> list[Block]:
+    """The section's blocks with each subsection's heading and blocks after them."""
+    blocks = list(section.blocks)
+    for sub in section.subsections:
+        heading = f"{'#' * len(sub.heading_path)} {sub.heading}"
+        blocks.append(Block(heading, "heading", count_tokens(heading)))
+        blocks += _flatten(sub)
+    return blocks
+
+
+def _pack(section: Section, blocks: list[Block], settings: Settings) -> list[_Piece]:
+    """Balanced parts of at most the split size, cut only between blocks, with overlap."""
+    blocks = [part for block in blocks for part in _split_oversized_prose(block, settings)]
+    total = sum(block.tokens for block in blocks)
+    if not blocks or not any(block.kind != "heading" for block in blocks):
+        return []
+    if total <= settings.chunk_split_tokens:
+        return [_Piece(section, blocks, [])]
+    budget = math.ceil(total / math.ceil(total / settings.chunk_split_tokens))
+    pieces: list[_Piece] = []
+    current: list[Block] = []
+    for block in blocks:
+        if block.tokens > settings.chunk_max_tokens:
+            if current:
+                pieces.append(_Piece(section, current, []))
+            pieces.append(_Piece(section, [block], [], oversized=True))
+            current = []
+            continue
+        if current and sum(b.tokens for b in current) + block.tokens > budget:
+            pieces.append(_Piece(section, current, []))
+            current = _overlap(current, block, settings)
+        current.append(block)
+    if current:
+        pieces.append(_Piece(section, current, []))
+    return pieces
+
+
+def _overlap(previous: list[Block], upcoming: Block, settings: Settings) -> list[Block]:
+    """The tail of `previous` (whole prose blocks or last sentences) to repeat before `upcoming`."""
+    room = min(settings.chunk_overlap_tokens, settings.chunk_max_tokens - upcoming.tokens)
+    tail: list[Block] = []
+    for block in reversed(previous):
+        used = sum(b.tokens for b in tail)
+        if block.kind in ("code", "table", "heading"):
+            break
+        if used + block.tokens <= room:
+            tail.insert(0, block)
+            continue
+        sentences = _last_sentences(block.text, room - used)
+        if sentences:
+            tail.insert(0, Block(sentences, block.kind, count_tokens(sentences)))
+        break
+    return tail
+
+
+def _last_sentences(text: str, budget: int) -> str:
+    kept: list[str] = []
+    for sentence in reversed(SENTENCE_END.split(text)):
+        if count_tokens(" ".join([sentence, *kept])) > budget:
+            break
+        kept.insert(0, sentence)
+    return " ".join(kept)
+
+
+def _split_oversized_prose(block: Block, settings: Settings) -> list[Block]:
+    """Cut a paragraph or list over the hard cap at sentence ends; code and tables stay whole."""
+    if block.tokens <= settings.chunk_max_tokens or block.kind in ("code", "table"):
+        return [block]
+    parts: list[Block] = []
+    current: list[str] = []
+    for sentence in SENTENCE_END.split(block.text):
+        candidate = " ".join([*current, sentence])
+        if current and count_tokens(candidate) > settings.chunk_split_tokens:
+            text = " ".join(current)
+            parts.append(Block(text, block.kind, count_tokens(text)))
+            current = [sentence]
+        else:
+            current.append(sentence)
+    text = " ".join(current)
+    parts.append(Block(text, block.kind, count_tokens(text)))
+    return parts
+
+
+def _section_type(heading: str, blocks: list[Block]) -> str:
+    """structural (objectives, takeaways, ...), code_heavy, or instructional."""
+    if STRUCTURAL_HEADINGS.search(heading):
+        return "structural"
+    code = [block for block in blocks if block.kind == "code"]
+    total = sum(block.tokens for block in blocks) or 1
+    if len(code) >= 2 or sum(block.tokens for block in code) / total >= 0.5:
+        return "code_heavy"
+    return "instructional"
+
+
+def _embedded_text(doc: Document, section: Section, text: str, settings: Settings) -> str:
+    path = section.heading_path
+    header_parts = path if path[0] == doc.title else [doc.title, *path]
+    lines = [HEADER_SEPARATOR.join(header_parts)]
+    if count_tokens(text) < settings.chunk_short_tokens:
+        lines += _lesson_context(doc)
+    return "\n".join(lines) + "\n\n" + text
+
+
+def _lesson_context(doc: Document) -> list[str]:
+    """Short-section enrichment: where the section sits and what the page is about."""
+    meta = doc.metadata
+    where = [
+        f"{name.capitalize()}: {meta[name]}"
+        for name in ("module", "chapter", "lesson")
+        if meta.get(name) is not None
+    ]
+    lines = [" · ".join(where)] if where else []
+    if meta.get("description"):
+        lines.append(str(meta["description"]))
+    return lines
+
+
+def _stable_ids(book_id: str, file_path: str, pieces: list[_Piece]) -> list[str]:
+    """uuid5 of (book, file, heading path, ordinal among pieces with that heading path)."""
+    seen: Counter[str] = Counter()
+    ids = []
+    for piece in pieces:
+        path = HEADER_SEPARATOR.join(piece.section.heading_path)
+        key = f"{book_id}\n{file_path}\n{path}\n{seen[path]}"
+        seen[path] += 1
+        ids.append(str(uuid.uuid5(CHUNK_NAMESPACE, key)))
+    return ids

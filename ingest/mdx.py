@@ -1,0 +1,152 @@
+"""Turn MDX page bodies into plain Markdown without losing the prose inside components.
+
+- `import`/`export` statements go (multi-line ones too).
+- JSX and HTML tags go, the text between them stays. A component's `title`/`label` attribute
+  is kept as a line of text, since it usually names the content (`<TabItem label="Python">`).
+- A self-closing component imported from an `.md`/`.mdx` partial is replaced by the partial's
+  own cleaned body (Docusaurus renders it there); other self-closing components vanish.
+- Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
+  label: `Tip: Title`.
+- Nothing inside a fenced code block changes.
+"""
+
+import re
+from collections.abc import Callable
+
+FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+IMPORT_START = re.compile(r"^import\s")
+IMPORT_DEFAULT = re.compile(
+    r"^import\s+(?P<name>[A-Za-z_$][\w$]*)\s+from\s+['\"](?P<path>[^'\"]+)['\"]"
+)
+IMPORT_DONE = re.compile(r"""(from\s+)?['"][^'"]+['"]\s*;?\s*$""")
+EXPORT_START = re.compile(r"^export\s")
+ADMONITION_OPEN = re.compile(
+    r"^\s*:{3,}(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*)$"
+)
+ADMONITION_CLOSE = re.compile(r"^\s*:{3,}\s*$")
+SELF_CLOSING = re.compile(r"<(?P<name>[A-Z][\w.]*)\b[^<>]*?/>")
+TAG = re.compile(r"</?(?P<name>[A-Za-z][\w.-]*)\b(?P<attrs>[^<>]*?)/?>")
+NAMING_ATTRIBUTE = re.compile(
+    r"""\b(?:title|label)=(?:"([^"]*)"|'([^']*)'|\{`([^`]*)`\}|\{["']([^"']*)["']\})"""
+)
+JSX_LINE = re.compile(r"^\s*</?[A-Za-z]")
+JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}")
+HTML_COMMENT = re.compile(r"<!--.*?-->")
+INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+
+PartialResolver = Callable[[str], str | None]
+"""Given an import path, the cleaned body of that partial, or None if it cannot be read."""
+
+
+def _statement_lines(lines: list[str], start: int, done: Callable[[str], bool]) -> int:
+    """Index of the last line of a statement that starts at `start`."""
+    end = start
+    while not done(lines[end]) and end + 1 < len(lines):
+        end += 1
+    return end
+
+
+def _closes(line: str, fence: str) -> bool:
+    """A fence closes with the same character, at least as many times, and nothing after."""
+    marker = FENCE_OPEN.match(line)
+    if marker is None:
+        return False
+    found = marker.group("fence")
+    rest = line.strip()[len(found) :]
+    return found[0] == fence[0] and len(found) >= len(fence) and not rest.strip()
+
+
+def _export_done(text: str) -> bool:
+    """An export statement ends where its brackets balance."""
+    depth = sum(text.count(c) for c in "({[") - sum(text.count(c) for c in ")}]")
+    return depth <= 0
+
+
+def _replace_tags(line: str, partials: dict[str, str]) -> str:
+    """Drop JSX/HTML tags from a line outside code, keeping text, names and partial bodies.
+
+    Inline code spans are left alone (`<Provider>` in backticks is prose), except on a line
+    that is itself a JSX tag, whose attributes may hold template literals in backticks.
+    """
+    if JSX_LINE.match(line):
+        return _replace_tags_in_text(line, partials)
+    pieces = []
+    position = 0
+    for code in INLINE_CODE.finditer(line):
+        pieces.append(_replace_tags_in_text(line[position : code.start()], partials))
+        pieces.append(code.group(0))
+        position = code.end()
+    pieces.append(_replace_tags_in_text(line[position:], partials))
+    return "".join(pieces)
+
+
+def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
+    text = JSX_COMMENT.sub("", HTML_COMMENT.sub("", text))
+    text = SELF_CLOSING.sub(lambda m: partials.get(m.group("name"), ""), text)
+
+    def naming_text(match: re.Match[str]) -> str:
+        named = NAMING_ATTRIBUTE.search(match.group("attrs") or "")
+        if named and not match.group(0).startswith("</"):
+            return next(group for group in named.groups() if group is not None) + "\n"
+        return ""
+
+    return TAG.sub(naming_text, text)
+
+
+def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
+    """The body as plain Markdown (see the module docstring for what changes)."""
+    lines = body.splitlines()
+    out: list[str] = []
+    partials: dict[str, str] = {}
+    fence: str | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        opened = FENCE_OPEN.match(line)
+        if fence is not None:
+            out.append(line)
+            if _closes(line, fence):
+                fence = None
+            index += 1
+            continue
+        if opened:
+            fence = opened.group("fence")
+            out.append(line)
+            index += 1
+            continue
+        if IMPORT_START.match(line):
+            end = _statement_lines(lines, index, lambda text: bool(IMPORT_DONE.search(text)))
+            statement = " ".join(lines[index : end + 1])
+            imported = IMPORT_DEFAULT.match(statement)
+            if imported and resolve_partial and imported.group("path").endswith((".md", ".mdx")):
+                partial = resolve_partial(imported.group("path"))
+                if partial is not None:
+                    partials[imported.group("name")] = "\n\n" + partial.strip() + "\n\n"
+            index = end + 1
+            continue
+        if EXPORT_START.match(line):
+            end = index
+            while not _export_done("\n".join(lines[index : end + 1])) and end + 1 < len(lines):
+                end += 1
+            index = end + 1
+            continue
+        admonition = ADMONITION_OPEN.match(line)
+        if admonition:
+            title = (admonition.group("bracket") or admonition.group("title") or "").strip()
+            label = admonition.group("kind").capitalize()
+            out.append(f"{label}: {title}" if title else f"{label}:")
+            index += 1
+            continue
+        if ADMONITION_CLOSE.match(line):
+            out.append("")
+            index += 1
+            continue
+        if line.lstrip().startswith("<") and ">" not in line:
+            end = index
+            while ">" not in lines[end] and end + 1 < len(lines):
+                end += 1
+            line = " ".join(part.strip() for part in lines[index : end + 1])
+            index = end
+        out.extend(_replace_tags(line, partials).split("\n"))
+        index += 1
+    return "\n".join(out)

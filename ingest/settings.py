@@ -1,0 +1,56 @@
+"""Deployment settings: every environment variable bookrag reads, in one place."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Settings read from the environment (or a `.env` file); unset means the embedded default."""
+
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    book_docs_dir: Path = Field(Path("book/docs"), description="Docusaurus docs folder to ingest.")
+    book_id: str = Field("physical-ai-handbook", description="Tenant id stored on every chunk.")
+    site_url: str = Field("http://localhost:3000", description="Origin of the published book.")
+    site_base_url: str = Field("/", description="Docusaurus `baseUrl` of the site.")
+    docs_route_base: str = Field("docs", description="Docusaurus docs `routeBasePath`.")
+
+    data_dir: Path = Field(Path(".data"), description="Where embedded Qdrant and Postgres live.")
+    qdrant_url: str | None = Field(None, description="Qdrant server URL; unset = local mode.")
+    qdrant_api_key: str | None = Field(None, description="API key for Qdrant Cloud.")
+    database_url: str | None = Field(None, description="Postgres URL; unset = embedded server.")
+
+    embeddings: str = Field(
+        "minilm",
+        description="`minilm` (offline, bundled) or `openai:<model>`, e.g. text-embedding-3-small.",
+    )
+    embeddings_dimension: int | None = Field(
+        None, ge=1, description="Vector size of an OpenAI-compatible model we do not know."
+    )
+    openai_api_key: str | None = Field(None, description="Key for OpenAI or a compatible API.")
+    openai_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible API.")
+
+    chunk_max_tokens: int = Field(800, ge=100, description="Hard cap on a chunk's tokens.")
+    chunk_split_tokens: int = Field(700, ge=50, description="Sections above this are split.")
+    chunk_short_tokens: int = Field(200, ge=0, description="Sections below this are enriched.")
+    chunk_overlap_tokens: int = Field(100, ge=0, description="Overlap between split parts.")
+    max_file_bytes: int = Field(5_000_000, ge=1, description="Larger source files are rejected.")
+
+    @property
+    def qdrant_path(self) -> Path:
+        """Folder of the embedded (local-mode) Qdrant store."""
+        return self.data_dir / "qdrant"
+
+    @property
+    def postgres_dir(self) -> Path:
+        """Folder of the embedded PostgreSQL server."""
+        return self.data_dir / "pg"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read once."""
+    return Settings()

@@ -1,0 +1,59 @@
+"""Shared fixtures: real Postgres, Qdrant local mode in a temp folder, the sample book."""
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ingest.database import embedded_server_url
+from ingest.settings import Settings
+from ingest.store import close_qdrant
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_BOOK = REPO / "book" / "docs"
+CORPORA = REPO.parent / "shared" / "corpora"
+
+
+@pytest.fixture(scope="session")
+def database_url() -> str:
+    """`DATABASE_URL` when set (CI), else an embedded server kept in `.data/test-pg`.
+
+    The embedding cache lives there, so a second test run embeds nothing.
+    """
+    return os.environ.get("DATABASE_URL") or embedded_server_url(REPO / ".data" / "test-pg")
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path, database_url: str) -> Iterator:
+    """Build settings for an isolated store in `tmp_path`, sharing the test database."""
+
+    def build(**overrides: object) -> Settings:
+        values: dict[str, object] = {
+            "data_dir": tmp_path / "data",
+            "database_url": database_url,
+            "book_docs_dir": tmp_path / "docs",
+            "book_id": "test-book",
+        }
+        values.update(overrides)
+        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+    yield build
+    close_qdrant()
+
+
+@pytest.fixture
+def sample_docs(tmp_path: Path) -> Path:
+    """A private copy of the sample book that a test may edit."""
+    target = tmp_path / "docs"
+    shutil.copytree(SAMPLE_BOOK, target)
+    return target
+
+
+def corpus(name: str) -> Path:
+    """A shared real-book corpus, or a clean skip when the checkout has none beside it."""
+    path = CORPORA / name / "docs"
+    if not path.is_dir():
+        pytest.skip(f"shared corpus {name} is not next to this checkout")
+    return path

@@ -1,0 +1,106 @@
+"""The `bookrag` command as a user runs it: a real process, settings from the environment."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path, database_url: str):
+    env = {
+        **os.environ,
+        "DATA_DIR": str(tmp_path / "data"),
+        "DATABASE_URL": database_url,
+        "BOOK_DOCS_DIR": str(tmp_path / "docs"),
+        "BOOK_ID": "cli-book",
+    }
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "agent.cli", *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+
+    return run
+
+
+def test_ingest_then_search_from_the_command_line(run_cli, sample_docs):
+    ingest = run_cli("ingest")
+    assert ingest.returncode == 0, ingest.stderr
+    summary = json.loads(ingest.stdout)
+    assert set(summary) >= {
+        "total_documents", "total_chunks", "embedded", "skipped_unchanged", "deleted", "status"
+    }  # fmt: skip
+    assert summary["status"] == "completed" and summary["total_chunks"] > 0
+
+    search = run_cli("search", "What is a ROS 2 topic?", "--k", "3", "--module", "ros2", "--json")
+    assert search.returncode == 0, search.stderr
+    hits = json.loads(search.stdout)
+    assert len(hits) == 3
+    assert all(hit["module"] == "ros2" and hit["url"].startswith("http") for hit in hits)
+
+
+def test_missing_docs_folder_is_one_clear_line_not_a_traceback(run_cli, tmp_path):
+    result = run_cli("ingest", "--docs", str(tmp_path / "nowhere"))
+    assert result.returncode == 2
+    assert "nowhere" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_eval_retrieval_prints_the_report_contract(run_cli, sample_docs, tmp_path):
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(
+        "\n".join(
+            json.dumps(line)
+            for line in [
+                {
+                    "id": "q1",
+                    "question": "Which QoS settings control delivery guarantees?",
+                    "kind": "factual",
+                    "gold": [{"file": qos_file(sample_docs), "heading": "Quality of Service"}],
+                },
+                {
+                    "id": "q2",
+                    "question": "How do I bake bread?",
+                    "kind": "out_of_scope",
+                    "gold": [],
+                },
+            ]
+        )
+    )
+    result = run_cli(
+        "eval", "retrieval", "--docs", str(sample_docs), "--questions", str(questions), "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["n"] == 1 and report["skipped"] == 1
+    for key in ("hit@1", "hit@3", "hit@5", "hit@10", "mrr@10", "lenient_hit@5"):
+        assert 0.0 <= report[key] <= 1.0
+    assert report["hit@5"] == 1.0
+    assert report["by_kind"]["factual"] == {"n": 1, "hit@5": 1.0}
+    (question,) = report["per_question"]
+    assert question["id"] == "q1" and question["rank"] >= 1
+    assert {"file", "heading_path", "score"} <= question["retrieved"][0].keys()
+
+
+def test_bad_eval_line_is_reported_with_its_line_number(run_cli, sample_docs, tmp_path):
+    questions = tmp_path / "bad.jsonl"
+    questions.write_text('{"id": "a", "question": "ok?"}\n{"id": "b"}\n')
+    result = run_cli("eval", "retrieval", "--docs", str(sample_docs), "--questions", str(questions))
+    assert result.returncode == 2
+    assert "bad.jsonl:2" in result.stderr and "question" in result.stderr
+
+
+def qos_file(docs: Path) -> str:
+    """The sample-book file holding the `{#qos}` section."""
+    for path in sorted(docs.rglob("*.md*")):
+        if "{#qos}" in path.read_text():
+            return str(path.relative_to(docs))
+    raise AssertionError("the sample book should have a Quality of Service {#qos} section")

@@ -1,0 +1,141 @@
+"""Ingest of the sample book into Qdrant local mode with the real model and real Postgres."""
+
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from ingest.embeddings import make_embedding_model
+from ingest.pipeline import open_index, run_ingest
+from ingest.store import BookIndex
+
+
+def index_of(settings) -> BookIndex:
+    return open_index(settings, make_embedding_model(settings))
+
+
+def all_payloads(settings) -> list[dict]:
+    index = index_of(settings)
+    records, _ = index.client.scroll(index.name, limit=10_000, with_payload=True)
+    return [{**(r.payload or {}), "id": str(r.id)} for r in records]
+
+
+def first_section_line(path: Path) -> tuple[str, str]:
+    """A prose line of the file's first H2 section, and the text after it."""
+    text = path.read_text()
+    after_h2 = text.split("\n## ", 1)[1]
+    line = next(
+        ln
+        for ln in after_h2.splitlines()[1:]
+        if len(ln.split()) > 6 and not ln.startswith(("-", "|", "`"))
+    )
+    return line, text
+
+
+@pytest.fixture
+def ingested(make_settings, sample_docs):
+    settings = make_settings()
+    summary = run_ingest(settings)
+    return settings, summary
+
+
+def test_first_ingest_indexes_every_page_with_the_chunk_contract(ingested, sample_docs):
+    settings, summary = ingested
+    pages = [
+        p for p in sample_docs.rglob("*.md*") if not any(part.startswith("_") for part in p.parts)
+    ]
+    assert summary.status == "completed"
+    assert summary.total_documents == len(pages)
+    assert summary.total_chunks == summary.upserted > len(pages)
+    assert summary.deleted == 0
+    payloads = all_payloads(settings)
+    assert len(payloads) == summary.total_chunks
+    assert {p["file_path"] for p in payloads} == {str(p.relative_to(sample_docs)) for p in pages}
+    for payload in payloads:
+        assert payload["book_id"] == "test-book"
+        assert payload["page_url"].startswith("http://localhost:3000/docs/")
+        assert payload["heading_path"] and payload["text"].strip()
+        assert payload["token_count"] <= settings.chunk_max_tokens or payload["oversized"]
+    assert {p["module"] for p in payloads} >= {"ros2", "gazebo", "isaac", "vla"}
+
+
+def test_reingest_without_changes_embeds_and_writes_nothing(ingested):
+    settings, first = ingested
+    second = run_ingest(settings)
+    assert (second.embedded, second.upserted, second.deleted) == (0, 0, 0)
+    assert second.skipped_unchanged == first.total_chunks
+
+
+def test_editing_one_paragraph_reembeds_only_that_chunk(ingested, sample_docs):
+    settings, first = ingested
+    lesson = sorted((sample_docs / "01-ros2").glob("*.md"))[0]
+    line, text = first_section_line(lesson)
+    lesson.write_text(text.replace(line, line + " This sentence was added by an editor.", 1))
+    second = run_ingest(settings)
+    assert second.embedded == 1
+    assert second.upserted == 1
+    assert second.deleted == 0
+    assert second.skipped_unchanged == first.total_chunks - 1
+    texts = [p["text"] for p in all_payloads(settings)]
+    assert any("added by an editor" in t for t in texts)
+
+
+def test_deleted_file_chunks_are_removed_on_reingest(ingested, sample_docs):
+    settings, _ = ingested
+    victim = sorted((sample_docs / "02-simulation").glob("*.md"))[-1]
+    relative = str(victim.relative_to(sample_docs))
+    count = sum(1 for p in all_payloads(settings) if p["file_path"] == relative)
+    victim.unlink()
+    second = run_ingest(settings)
+    assert second.deleted == count > 0
+    assert second.embedded == 0
+    assert relative not in {p["file_path"] for p in all_payloads(settings)}
+
+
+def without_section(text: str, heading: str) -> str:
+    """The Markdown with the H2 section `heading` (up to the next H2) cut out."""
+    head, rest = text.split(f"\n## {heading}\n", 1)
+    _, sep, tail = rest.partition("\n## ")
+    return head + ("\n## " + tail if sep else "\n")
+
+
+def test_deleted_section_disappears_and_neighbours_relink(ingested, sample_docs):
+    settings, _ = ingested
+    lesson = sorted((sample_docs / "03-isaac").glob("*.md"))[0]
+    lesson.write_text(without_section(lesson.read_text(), "Key Takeaways"))
+    summary = run_ingest(settings)
+    relative = str(lesson.relative_to(sample_docs))
+    chunks = sorted(
+        (p for p in all_payloads(settings) if p["file_path"] == relative),
+        key=lambda p: p["chunk_index"],
+    )
+    assert summary.deleted >= 1
+    assert "Key Takeaways" not in {p["heading"] for p in chunks}
+    assert [p["chunk_index"] for p in chunks] == list(range(len(chunks)))
+    assert all(p["total_chunks"] == len(chunks) for p in chunks)
+    for before, after in pairwise(chunks):
+        assert before["next_chunk_id"] == after["id"]
+        assert after["prev_chunk_id"] == before["id"]
+
+
+def test_broken_file_is_reported_and_keeps_its_previous_points(ingested, sample_docs):
+    settings, _ = ingested
+    lesson = sorted((sample_docs / "04-vla").glob("*.md"))[0]
+    relative = str(lesson.relative_to(sample_docs))
+    before = sum(1 for p in all_payloads(settings) if p["file_path"] == relative)
+    lesson.write_text("---\ntitle: [unclosed\n---\n# Broken\n")
+    (sample_docs / "binary.md").write_bytes(b"\x00\x01\x02 not text")
+    second = run_ingest(settings)
+    failed = {p["file"]: p["reason"] for p in second.problems if p["failed"]}
+    assert relative in failed and "YAML" in failed[relative]
+    assert "binary.md" in failed
+    assert second.deleted == 0
+    assert sum(1 for p in all_payloads(settings) if p["file_path"] == relative) == before
+
+
+def test_full_rebuild_reuses_cached_embeddings(ingested):
+    settings, first = ingested
+    rebuilt = run_ingest(settings, full=True)
+    assert rebuilt.embedded == 0
+    assert rebuilt.upserted == first.total_chunks
+    assert len(all_payloads(settings)) == first.total_chunks
