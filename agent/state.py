@@ -47,6 +47,8 @@ class State(InputState, total=False):
     """The sections the answer cites."""
     refusal_reason: str | None
     """Why the turn was refused (set only on refusal)."""
+    source_context: str | None
+    """For a highlight answer: the selected text it was answered from."""
 
 
 Route = Literal["highlight_answer", "condense"]

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field, model_validator
 from qdrant_client import models
 
@@ -67,11 +68,13 @@ def _match(key: str, value: Any) -> models.FieldCondition:
 
 @dataclass(frozen=True)
 class SearchHit:
-    """A retrieved chunk: its id, fused score and stored payload."""
+    """A retrieved chunk: its id, fused score, stored payload and dense similarity."""
 
     id: str
     score: float
     payload: dict[str, Any]
+    dense_score: float = 0.0
+    """Cosine similarity of the query and the chunk's dense vector."""
 
     @property
     def url(self) -> str:
@@ -124,5 +127,16 @@ class HybridSearcher:
             query_filter=query_filter,
             limit=k,
             with_payload=True,
+            with_vectors=[DENSE_VECTOR],
         )
-        return [SearchHit(str(p.id), p.score, p.payload or {}) for p in response.points]
+        query_vector = np.asarray(dense, dtype=np.float32)
+        return [
+            SearchHit(str(p.id), p.score, p.payload or {}, _cosine(query_vector, p.vector))
+            for p in response.points
+        ]
+
+
+def _cosine(query: np.ndarray, stored: Any) -> float:
+    """Cosine of the query and a point's dense vector (vectors are stored normalised)."""
+    vector = stored.get(DENSE_VECTOR) if isinstance(stored, dict) else None
+    return float(query @ np.asarray(vector, dtype=np.float32)) if vector is not None else 0.0

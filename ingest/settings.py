@@ -33,6 +33,13 @@ class Settings(BaseSettings):
     openai_api_key: str | None = Field(None, description="Key for OpenAI or a compatible API.")
     openai_base_url: str | None = Field(None, description="Base URL of an OpenAI-compatible API.")
 
+    llm_model: str | None = Field(
+        None,
+        description="Chat model for `init_chat_model`, e.g. `openai:gpt-4o-mini`; unset = none.",
+    )
+    llm_timeout_seconds: float = Field(30.0, gt=0, description="Timeout of one LLM call.")
+    llm_max_retries: int = Field(2, ge=0, description="Retries of a failed LLM call.")
+
     chunk_max_tokens: int = Field(800, ge=100, description="Hard cap on a chunk's tokens.")
     chunk_split_tokens: int = Field(700, ge=50, description="Sections above this are split.")
     chunk_short_tokens: int = Field(200, ge=0, description="Sections below this are enriched.")

@@ -1,0 +1,36 @@
+"""Per-request knobs of the graph (its LangGraph context). Deployment settings are elsewhere."""
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from agent import prompts
+
+
+@dataclass(kw_only=True)
+class Context:
+    """How one turn retrieves, grades and answers."""
+
+    top_k: int = 4
+    """Most sources an answer is built from."""
+    candidates: int = 30
+    """Chunks retrieved before reranking."""
+    reranker: Literal["heuristic", "llm"] = "heuristic"
+    """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured."""
+    max_rewrites: int = 1
+    """Rewrites of a question that found nothing relevant, before refusing."""
+    history_window: int = 10
+    """Messages of the conversation used to understand a follow-up."""
+    min_text_coverage: float = 0.5
+    """Offline grading: share of the question's topic weight a chunk must contain."""
+    min_dense: float = 0.3
+    """Offline grading: minimum cosine of question and chunk."""
+    max_unknown_share: float = 0.4
+    """Offline grading: topic weight on terms the book never uses that makes a question off-book."""
+    book_title: str = "the book"
+    """How prompts name the book."""
+    answer_prompt: str = field(default=prompts.ANSWER_SYSTEM)
+    highlight_prompt: str = field(default=prompts.HIGHLIGHT_SYSTEM)
+    condense_prompt: str = field(default=prompts.CONDENSE_SYSTEM)
+    grade_prompt: str = field(default=prompts.GRADE_SYSTEM)
+    rewrite_prompt: str = field(default=prompts.REWRITE_SYSTEM)
+    rerank_prompt: str = field(default=prompts.RERANK_SYSTEM)

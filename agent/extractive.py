@@ -1,0 +1,101 @@
+"""Answers composed from the book's own sentences, for when no LLM is configured.
+
+From the graded chunks we take the sentences, list items and code blocks that best cover the
+question's topic, keep them in reading order, and cite each one. The best chunk always
+contributes, so an answer never rests on a stray sentence elsewhere; a structural question
+("what are the learning objectives…") gets its section's list whole, and a request for code
+gets the best code block whole.
+"""
+
+from dataclasses import dataclass
+
+from agent.text import asks_for_code, is_code, split_units, structural_intent, terms, topic_terms
+
+MAX_UNITS = 5
+MAX_LIST_ITEMS = 8
+MIN_SECONDARY_COVERAGE = 0.5
+DOCUMENT_PRIOR = (1.0, 0.75, 0.6, 0.5, 0.4)
+NOT_IN_SELECTION = (
+    "The selected text does not seem to answer this question. Try selecting a passage that "
+    "covers it, or ask without a selection to search the whole book."
+)
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A unit of text taken from a source, with the source's position in the document list."""
+
+    text: str
+    document: int
+    position: int
+    score: float
+
+
+def _coverage(wanted: frozenset[int], unit: str) -> float:
+    return len(wanted & terms(unit)) / len(wanted) if wanted else 0.0
+
+
+def _score_units(question: str, texts: list[str]) -> list[Excerpt]:
+    wanted = topic_terms(question)
+    excerpts = []
+    for document, text in enumerate(texts):
+        prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
+        for position, unit in enumerate(split_units(text)):
+            score = _coverage(wanted, unit) * prior + 0.05 / (1 + position)
+            excerpts.append(Excerpt(unit, document, position, score))
+    return excerpts
+
+
+def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
+    """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
+    excerpts = _score_units(question, texts)
+    if not excerpts:
+        return []
+    chosen: list[Excerpt] = []
+    intent = structural_intent(question)
+    if intent and headings and intent.split()[-1].rstrip("s") in headings[0].lower():
+        chosen = [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
+    elif asks_for_code(question):
+        code = [e for e in excerpts if is_code(e.text)]
+        if code:
+            best = max(code, key=lambda e: (e.score, -e.document))
+            lead = [e for e in excerpts if e.document == best.document and not is_code(e.text)]
+            chosen = [best, *sorted(lead, key=lambda e: -e.score)[:2]]
+    if not chosen:
+        excerpts = [e for e in excerpts if not is_code(e.text)]  # prose answers cite prose
+        first = sorted((e for e in excerpts if e.document == 0), key=lambda e: -e.score)
+        chosen = first[:3]
+        others = [
+            e for e in excerpts if e.document > 0 and e.score >= MIN_SECONDARY_COVERAGE * 0.75
+        ]
+        chosen += sorted(others, key=lambda e: -e.score)[: MAX_UNITS - len(chosen)]
+    unique: dict[str, Excerpt] = {}
+    for excerpt in sorted(chosen, key=lambda e: (e.document, e.position)):
+        unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
+    return list(unique.values())
+
+
+def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
+    """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream."""
+    pieces = []
+    for excerpt in excerpts:
+        citation = f"[{numbers[excerpt.document]}]"
+        if is_code(excerpt.text):
+            pieces.append(f"\n\n{excerpt.text}\n{citation}\n\n")
+        elif excerpt.text.startswith(("-", "*", "+")) or excerpt.text[:1].isdigit():
+            pieces.append(f"\n{excerpt.text} {citation}")
+        else:
+            pieces.append(f"{excerpt.text} {citation} ")
+    return pieces
+
+
+def answer_from_selection(question: str, selection: str) -> str:
+    """The sentences of the reader's selection that answer the question, or a plain 'no'."""
+    excerpts = _score_units(question, [selection])
+    if not topic_terms(question):  # "what does this mean?": the selection is the topic
+        return " ".join(e.text for e in excerpts[:3])
+    relevant = [e for e in excerpts if e.score > 0.1]
+    if not relevant:
+        return NOT_IN_SELECTION
+    best = sorted(relevant, key=lambda e: -e.score)[:3]
+    return " ".join(e.text for e in sorted(best, key=lambda e: e.position))

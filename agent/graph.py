@@ -1,0 +1,310 @@
+"""The conversational graph: highlight-only answers, or retrieve → rerank → grade → answer.
+
+```
+START → prepare ─┬─ highlight_answer → END                      (reader selected text)
+                 └─ condense → retrieve → rerank → grade ─┬─ answer → END
+                                  ▲                       ├─ rewrite ─┘ (bounded)
+                                  └───────────────────────┴─ refuse → END
+```
+Every node works with no LLM (rules, scores, extractive answers) and uses the LLM when one is
+configured. Answers stream as custom events `{"event": "token", "text"}` followed by one
+`{"event": "sources", "sources": [...]}`, on both paths.
+"""
+
+import asyncio
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_stream_writer
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+from agent import extractive, llm
+from agent.citations import CitationFilter
+from agent.condense import condense_rules, topic_words
+from agent.context import Context
+from agent.grading import GradeThresholds, grade_offline
+from agent.inputs import validate_turn
+from agent.prompts import REFUSAL
+from agent.rerank import rerank as rerank_candidates
+from agent.resources import resources_from
+from agent.sources import expand_fragments, hit_from, number_sources
+from agent.state import AfterGrade, InputState, Route, Source, State
+from agent.text import structural_intent
+from agent.vocabulary import book_vocabulary
+from ingest.search import SearchFilters
+
+DEGRADED_NOTE = (
+    "(The language model is unavailable right now, so here are the passages of the book that "
+    "answer your question.)\n\n"
+)
+
+
+def _emit_answer(pieces: list[str], sources: list[Source]) -> str:
+    writer = get_stream_writer()
+    for piece in pieces:
+        writer({"event": "token", "text": piece})
+    writer({"event": "sources", "sources": sources})
+    return "".join(pieces).strip()
+
+
+def _history(state: State, runtime: Runtime[Context]) -> list[AnyMessage]:
+    return list(state.get("messages", [])[:-1])[-runtime.context.history_window :]
+
+
+async def prepare(state: State) -> dict[str, Any]:
+    """Check the turn and reset the working fields left by a previous turn of the thread."""
+    question, filters = validate_turn(state)
+    return {
+        "standalone_question": question,
+        "filters": filters.model_dump(exclude_none=True),
+        "candidates": [],
+        "documents": [],
+        "rewrite_count": 0,
+        "answer": "",
+        "sources": [],
+        "refusal_reason": None,
+        "source_context": None,
+    }
+
+
+def route_turn(state: State) -> Route:
+    """A turn with selected text is answered from that text alone."""
+    return "highlight_answer" if (state.get("selected_text") or "").strip() else "condense"
+
+
+async def highlight_answer(
+    state: State, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict[str, Any]:
+    """Answer only from the reader's selection: no retrieval, no embeddings."""
+    selection = (state.get("selected_text") or "").strip()
+    question = state["standalone_question"]
+    model = resources_from(config).chat_model
+    if model is None:
+        pieces = [extractive.answer_from_selection(question, selection)]
+    else:
+        system = runtime.context.highlight_prompt.format(selected_text=selection)
+        messages = [SystemMessage(system), HumanMessage(question)]
+        pieces = [piece async for piece in llm.stream_reply(model, messages)]
+    return {**_final(_emit_answer(pieces, []), []), "source_context": selection}
+
+
+async def condense(
+    state: State, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict[str, Any]:
+    """Rewrite a follow-up as a standalone question using the recent conversation."""
+    question = state["standalone_question"]
+    history = _history(state, runtime)
+    if not history:
+        return {}
+    model = resources_from(config).chat_model
+    if model is None:
+        return {"standalone_question": condense_rules(question, history)}
+    prompt = runtime.context.condense_prompt
+    return {"standalone_question": await llm.condense_with_llm(model, prompt, history, question)}
+
+
+async def retrieve(
+    state: State, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict[str, Any]:
+    """Hybrid search with the reader's filters; structural questions also search by section."""
+    searcher = resources_from(config).searcher
+    question = state["standalone_question"]
+    filters = SearchFilters.model_validate(state.get("filters") or {})
+    queries = [question]
+    intent = structural_intent(question)
+    if intent:
+        queries.append(f"{intent}: {' '.join(topic_words(question))}")
+    found: dict[str, dict[str, Any]] = {}
+    for query in queries:
+        hits = await asyncio.to_thread(searcher.search, query, runtime.context.candidates, filters)
+        for hit in hits:
+            if hit.id not in found or found[hit.id]["score"] < hit.score:
+                found[hit.id] = {
+                    "id": hit.id,
+                    "score": hit.score,
+                    "dense_score": hit.dense_score,
+                    "payload": hit.payload,
+                }
+    ordered = sorted(found.values(), key=lambda c: c["score"], reverse=True)
+    return {"candidates": ordered}
+
+
+async def rerank(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Put the section that answers first; optionally let the LLM order the top ones."""
+    resources = resources_from(config)
+    question = state["standalone_question"]
+    vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
+    ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
+    model = resources.chat_model
+    if runtime.context.reranker == "llm" and model is not None and ranked:
+        top = ranked[: runtime.context.top_k * 2]
+        texts = [r.hit.payload.get("text", "") for r in top]
+        order = await llm.rerank_with_llm(model, runtime.context.rerank_prompt, question, texts)
+        ranked = [top[i] for i in order] + ranked[len(top) :]
+    candidates = [
+        {
+            "id": r.hit.id,
+            "score": r.hit.score,
+            "dense_score": r.hit.dense_score,
+            "rerank_score": r.score,
+            "signals": r.signals,
+            "payload": r.hit.payload,
+        }
+        for r in ranked
+    ]
+    return {"candidates": candidates}
+
+
+async def grade(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Keep only the candidates that support an answer to the standalone question."""
+    resources = resources_from(config)
+    ctx = runtime.context
+    question = state["standalone_question"]
+    candidates = state["candidates"][: ctx.top_k * 2]
+    model = resources.chat_model
+    if model is not None:
+        texts = [c["payload"].get("text", "") for c in candidates]
+        verdicts = await llm.grade_with_llm(model, ctx.grade_prompt, question, texts)
+        kept = [c for c, ok in zip(candidates, verdicts, strict=True) if ok]
+    else:
+        vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
+        thresholds = GradeThresholds(ctx.min_text_coverage, ctx.min_dense, ctx.max_unknown_share)
+        ranked = rerank_candidates(question, [hit_from(c) for c in candidates], vocabulary)
+        passing = {r.hit.id for r in grade_offline(question, ranked, vocabulary, thresholds)}
+        kept = [c for c in candidates if c["id"] in passing]
+    documents = await asyncio.to_thread(
+        expand_fragments, kept[: ctx.top_k], resources.searcher.index
+    )
+    return {"documents": documents}
+
+
+def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
+    """Answer if anything relevant was found; else rewrite once (bounded), then refuse."""
+    if state.get("documents"):
+        return "answer"
+    if state.get("rewrite_count", 0) < runtime.context.max_rewrites:
+        return "rewrite"
+    return "refuse"
+
+
+async def rewrite(
+    state: State, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict[str, Any]:
+    """A new search query for the same question."""
+    question = state["standalone_question"]
+    model = resources_from(config).chat_model
+    if model is None:
+        query = " ".join(topic_words(question)) or question
+    else:
+        query = await llm.rewrite_with_llm(model, runtime.context.rewrite_prompt, question)
+    return {"standalone_question": query, "rewrite_count": state.get("rewrite_count", 0) + 1}
+
+
+class LLMUnavailableError(RuntimeError):
+    """The chat model failed before it produced any of the answer."""
+
+
+async def answer(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+    """A cited answer from the graded documents (LLM, or extractive without one).
+
+    If the LLM fails before its first token, the turn degrades to the extractive answer and
+    says so; a failure mid-answer is raised, so the caller never stores half an answer.
+    """
+    model = resources_from(config).chat_model
+    if model is not None:
+        try:
+            return await _answer_with_llm(model, state, runtime)
+        except LLMUnavailableError:
+            return _answer_extractively(state, note=DEGRADED_NOTE)
+    return _answer_extractively(state)
+
+
+def _final(text: str, sources: list[Source]) -> dict[str, Any]:
+    return {"answer": text, "sources": sources, "messages": [AIMessage(text)]}
+
+
+def _answer_extractively(state: State, note: str = "") -> dict[str, Any]:
+    documents = state["documents"]
+    texts = [d["payload"]["text"] for d in documents]
+    headings = [d["payload"].get("heading", "") for d in documents]
+    excerpts = extractive.select_excerpts(state["standalone_question"], texts, headings)
+    order = list(dict.fromkeys(e.document for e in excerpts))
+    numbers = {document: n for n, document in enumerate(order, start=1)}
+    sources = number_sources([documents[i] for i in order])
+    pieces = (
+        [note, *extractive.compose(excerpts, numbers)]
+        if note
+        else extractive.compose(excerpts, numbers)
+    )
+    return _final(_emit_answer(pieces, sources), sources)
+
+
+async def _answer_with_llm(
+    model: BaseChatModel, state: State, runtime: Runtime[Context]
+) -> dict[str, Any]:
+    ctx = runtime.context
+    sources = number_sources(state["documents"])
+    listing = "\n\n".join(
+        f"[{s['n']}] {s['title']} › {s['heading']}\n{d['payload']['text']}"
+        for s, d in zip(sources, state["documents"], strict=True)
+    )
+    system = ctx.answer_prompt.format(book_title=ctx.book_title, sources=listing)
+    question = HumanMessage(state["standalone_question"])
+    messages = [SystemMessage(system), *_history(state, runtime), question]
+    guard = CitationFilter({s["n"] for s in sources})
+    writer = get_stream_writer()
+    pieces: list[str] = []
+    try:
+        async for piece in llm.stream_reply(model, messages):
+            shown = guard.feed(piece)
+            if shown:
+                writer({"event": "token", "text": shown})
+                pieces.append(shown)
+    except Exception as error:
+        if pieces:
+            raise
+        raise LLMUnavailableError(str(error)) from error
+    rest = guard.flush()
+    if rest:
+        writer({"event": "token", "text": rest})
+    cited = [s for s in sources if s["n"] in guard.cited] or sources
+    writer({"event": "sources", "sources": cited})
+    return _final("".join([*pieces, rest]).strip(), cited)
+
+
+async def refuse(state: State) -> dict[str, Any]:
+    """Say honestly that the book does not cover this; name the nearest chapters, uncited."""
+    nearest = list(
+        dict.fromkeys(c["payload"].get("title", "") for c in state.get("candidates", [])[:3])
+    )
+    text = REFUSAL
+    if nearest:
+        text += " The closest chapters are: " + "; ".join(t for t in nearest if t) + "."
+    return {**_final(_emit_answer([text], []), []), "refusal_reason": "not_in_book"}
+
+
+builder = StateGraph(State, context_schema=Context, input_schema=InputState)
+builder.add_node(prepare)
+builder.add_node(highlight_answer)
+builder.add_node(condense)
+builder.add_node(retrieve)
+builder.add_node(rerank)
+builder.add_node(grade)
+builder.add_node(rewrite)
+builder.add_node(answer)
+builder.add_node(refuse)
+builder.add_edge(START, "prepare")
+builder.add_conditional_edges("prepare", route_turn)
+builder.add_edge("highlight_answer", END)
+builder.add_edge("condense", "retrieve")
+builder.add_edge("retrieve", "rerank")
+builder.add_edge("rerank", "grade")
+builder.add_conditional_edges("grade", route_after_grade)
+builder.add_edge("rewrite", "retrieve")
+builder.add_edge("answer", END)
+builder.add_edge("refuse", END)
+
+graph = builder.compile(name="bookrag")

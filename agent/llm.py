@@ -1,0 +1,76 @@
+"""The LLM steps of the graph. Inner calls are tagged `langsmith:nostream` so only answers stream.
+
+Replies are parsed from plain text ("yes"/"no", a list of numbers) rather than tool calls, so
+any OpenAI-compatible server works, including ones without function calling.
+"""
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Sequence
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
+
+NOSTREAM = {"tags": ["langsmith:nostream"]}
+NUMBER = re.compile(r"\d+")
+
+
+def _quiet(model: BaseChatModel):  # type: ignore[no-untyped-def]
+    return model.with_config(NOSTREAM)
+
+
+async def condense_with_llm(
+    model: BaseChatModel, prompt: str, history: Sequence[AnyMessage], question: str
+) -> str:
+    """A standalone form of `question` written by the LLM from the conversation."""
+    transcript = "\n".join(f"{m.type}: {m.text}" for m in history)
+    reply = await _quiet(model).ainvoke(
+        [
+            SystemMessage(prompt),
+            HumanMessage(f"Conversation:\n{transcript}\n\nLast question: {question}"),
+        ]
+    )
+    return reply.text.strip() or question
+
+
+async def grade_with_llm(
+    model: BaseChatModel, prompt: str, question: str, excerpts: Sequence[str]
+) -> list[bool]:
+    """For each excerpt, whether the LLM judges it relevant to the question."""
+
+    async def grade(excerpt: str) -> bool:
+        reply = await _quiet(model).ainvoke(
+            [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\nExcerpt:\n{excerpt}")]
+        )
+        return reply.text.strip().lower().startswith("yes")
+
+    return list(await asyncio.gather(*(grade(excerpt) for excerpt in excerpts)))
+
+
+async def rewrite_with_llm(model: BaseChatModel, prompt: str, question: str) -> str:
+    """A better search query for `question`."""
+    reply = await _quiet(model).ainvoke([SystemMessage(prompt), HumanMessage(question)])
+    return reply.text.strip() or question
+
+
+async def rerank_with_llm(
+    model: BaseChatModel, prompt: str, question: str, excerpts: Sequence[str]
+) -> list[int]:
+    """Indexes of `excerpts`, best first, as the LLM orders them; unnamed ones keep their order."""
+    numbered = "\n\n".join(f"[{i + 1}] {text}" for i, text in enumerate(excerpts))
+    reply = await _quiet(model).ainvoke(
+        [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\n{numbered}")]
+    )
+    order: list[int] = []
+    for number in NUMBER.findall(reply.text):
+        index = int(number) - 1
+        if 0 <= index < len(excerpts) and index not in order:
+            order.append(index)
+    return order + [i for i in range(len(excerpts)) if i not in order]
+
+
+async def stream_reply(model: BaseChatModel, messages: Sequence[AnyMessage]) -> AsyncIterator[str]:
+    """The model's reply, piece by piece."""
+    async for chunk in model.astream(list(messages)):
+        if chunk.text:
+            yield chunk.text

@@ -1,0 +1,64 @@
+"""What the graph's nodes use but do not own: settings, the book's searcher, the chat model.
+
+The process-wide default is built on first use from the settings. A caller (a test, the
+service) can hand the graph other resources through `configurable["resources"]`.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.runnables import RunnableConfig
+
+from ingest.embeddings import make_embedding_model
+from ingest.pipeline import open_index
+from ingest.search import HybridSearcher
+from ingest.settings import Settings, get_settings
+
+
+@dataclass(frozen=True)
+class Resources:
+    """The dependencies of one graph run."""
+
+    settings: Settings
+    searcher: HybridSearcher
+    chat_model: BaseChatModel | None
+    """None: answer offline (extractive), grade and rewrite by rules."""
+
+
+def load_chat_model(settings: Settings) -> BaseChatModel | None:
+    """The chat model named by `LLM_MODEL` (any `init_chat_model` id), or None when unset."""
+    if not settings.llm_model:
+        return None
+    from langchain.chat_models import init_chat_model
+
+    options: dict[str, Any] = {
+        "timeout": settings.llm_timeout_seconds,
+        "max_retries": settings.llm_max_retries,
+    }
+    if settings.openai_base_url:
+        options["base_url"] = settings.openai_base_url
+    if settings.openai_api_key:
+        options["api_key"] = settings.openai_api_key
+    return init_chat_model(settings.llm_model, **options)
+
+
+def build_resources(settings: Settings, chat_model: BaseChatModel | None = None) -> Resources:
+    """Resources for a book described by `settings`."""
+    model = make_embedding_model(settings)
+    searcher = HybridSearcher(open_index(settings, model), model, settings.book_id)
+    return Resources(settings, searcher, chat_model)
+
+
+@lru_cache(maxsize=1)
+def default_resources() -> Resources:
+    """The deployment's resources, from the environment."""
+    settings = get_settings()
+    return build_resources(settings, load_chat_model(settings))
+
+
+def resources_from(config: RunnableConfig | None) -> Resources:
+    """The resources a run was given, or the deployment's."""
+    given = ((config or {}).get("configurable") or {}).get("resources")
+    return given if isinstance(given, Resources) else default_resources()
