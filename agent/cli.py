@@ -8,19 +8,20 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ingest.loader import DocsFolderNotFoundError
 from pydantic import ValidationError
 
+from agent.evaluation import graph_retriever
+from agent.resources import build_resources
 from ingest.database import DatabaseUnavailableError, connect
 from ingest.embeddings import ModelFileError, make_embedding_model
 from ingest.evaluation import (
     EvalInputError,
-    EvalQuestion,
     evaluate_retrieval,
     load_questions,
     report_json,
     summary_line,
 )
+from ingest.loader import DocsFolderNotFoundError
 from ingest.pipeline import open_index, run_ingest
 from ingest.search import HybridSearcher, SearchFilters, SearchHit
 from ingest.settings import Settings, get_settings
@@ -41,7 +42,11 @@ def _progress_bar(total: int) -> Callable[[int], None]:
     from tqdm import tqdm
 
     bar = tqdm(total=total, desc="embedding chunks", unit="chunk", file=sys.stderr)
-    return bar.update
+
+    def advance(done: int) -> None:
+        bar.update(done)
+
+    return advance
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -112,12 +117,7 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> int:
     questions = load_questions(args.questions)
     settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
     run_ingest(settings, args.docs, progress=_progress_bar)
-    searcher = _searcher(settings)
-
-    def retrieve(question: EvalQuestion) -> list[SearchHit]:
-        return searcher.search(question.question, k=max(args.k, 10))
-
-    report = evaluate_retrieval(questions, retrieve, k=args.k)
+    report = evaluate_retrieval(questions, graph_retriever(build_resources(settings)), k=args.k)
     print(report_json(report) if args.json else summary_line(report))
     return 0
 

@@ -14,8 +14,11 @@ class Context:
     """Most sources an answer is built from."""
     candidates: int = 30
     """Chunks retrieved before reranking."""
-    reranker: Literal["heuristic", "llm"] = "heuristic"
-    """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured."""
+    reranker: Literal["heuristic", "llm", "none"] = "heuristic"
+    """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured;
+    `none` keeps the retrieval order (for measuring what reranking adds)."""
+    structural_expansion: bool = True
+    """Also search by section name for questions about objectives, takeaways, next steps..."""
     max_rewrites: int = 1
     """Rewrites of a question that found nothing relevant, before refusing."""
     history_window: int = 10

@@ -16,7 +16,6 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -29,7 +28,7 @@ from agent.grading import GradeThresholds, grade_offline
 from agent.inputs import validate_turn
 from agent.prompts import REFUSAL
 from agent.rerank import rerank as rerank_candidates
-from agent.resources import resources_from
+from agent.resources import current_resources
 from agent.sources import expand_fragments, hit_from, number_sources
 from agent.state import AfterGrade, InputState, Route, Source, State
 from agent.text import structural_intent
@@ -75,13 +74,11 @@ def route_turn(state: State) -> Route:
     return "highlight_answer" if (state.get("selected_text") or "").strip() else "condense"
 
 
-async def highlight_answer(
-    state: State, config: RunnableConfig, runtime: Runtime[Context]
-) -> dict[str, Any]:
+async def highlight_answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Answer only from the reader's selection: no retrieval, no embeddings."""
     selection = (state.get("selected_text") or "").strip()
     question = state["standalone_question"]
-    model = resources_from(config).chat_model
+    model = current_resources().chat_model
     if model is None:
         pieces = [extractive.answer_from_selection(question, selection)]
     else:
@@ -91,31 +88,27 @@ async def highlight_answer(
     return {**_final(_emit_answer(pieces, []), []), "source_context": selection}
 
 
-async def condense(
-    state: State, config: RunnableConfig, runtime: Runtime[Context]
-) -> dict[str, Any]:
+async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Rewrite a follow-up as a standalone question using the recent conversation."""
     question = state["standalone_question"]
     history = _history(state, runtime)
     if not history:
         return {}
-    model = resources_from(config).chat_model
+    model = current_resources().chat_model
     if model is None:
         return {"standalone_question": condense_rules(question, history)}
     prompt = runtime.context.condense_prompt
     return {"standalone_question": await llm.condense_with_llm(model, prompt, history, question)}
 
 
-async def retrieve(
-    state: State, config: RunnableConfig, runtime: Runtime[Context]
-) -> dict[str, Any]:
+async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Hybrid search with the reader's filters; structural questions also search by section."""
-    searcher = resources_from(config).searcher
+    searcher = current_resources().searcher
     question = state["standalone_question"]
     filters = SearchFilters.model_validate(state.get("filters") or {})
     queries = [question]
     intent = structural_intent(question)
-    if intent:
+    if intent and runtime.context.structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
     found: dict[str, dict[str, Any]] = {}
     for query in queries:
@@ -132,9 +125,11 @@ async def retrieve(
     return {"candidates": ordered}
 
 
-async def rerank(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Put the section that answers first; optionally let the LLM order the top ones."""
-    resources = resources_from(config)
+    if runtime.context.reranker == "none":
+        return {}
+    resources = current_resources()
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
@@ -158,9 +153,9 @@ async def rerank(state: State, config: RunnableConfig, runtime: Runtime[Context]
     return {"candidates": candidates}
 
 
-async def grade(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Keep only the candidates that support an answer to the standalone question."""
-    resources = resources_from(config)
+    resources = current_resources()
     ctx = runtime.context
     question = state["standalone_question"]
     candidates = state["candidates"][: ctx.top_k * 2]
@@ -190,12 +185,10 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
     return "refuse"
 
 
-async def rewrite(
-    state: State, config: RunnableConfig, runtime: Runtime[Context]
-) -> dict[str, Any]:
+async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A new search query for the same question."""
     question = state["standalone_question"]
-    model = resources_from(config).chat_model
+    model = current_resources().chat_model
     if model is None:
         query = " ".join(topic_words(question)) or question
     else:
@@ -207,13 +200,13 @@ class LLMUnavailableError(RuntimeError):
     """The chat model failed before it produced any of the answer."""
 
 
-async def answer(state: State, config: RunnableConfig, runtime: Runtime[Context]) -> dict[str, Any]:
+async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A cited answer from the graded documents (LLM, or extractive without one).
 
     If the LLM fails before its first token, the turn degrades to the extractive answer and
     says so; a failure mid-answer is raised, so the caller never stores half an answer.
     """
-    model = resources_from(config).chat_model
+    model = current_resources().chat_model
     if model is not None:
         try:
             return await _answer_with_llm(model, state, runtime)
@@ -308,3 +301,15 @@ builder.add_edge("answer", END)
 builder.add_edge("refuse", END)
 
 graph = builder.compile(name="bookrag")
+
+query_builder = StateGraph(State, context_schema=Context, input_schema=InputState)
+for node in (prepare, condense, retrieve, rerank):
+    query_builder.add_node(node)
+query_builder.add_edge(START, "prepare")
+query_builder.add_edge("prepare", "condense")
+query_builder.add_edge("condense", "retrieve")
+query_builder.add_edge("retrieve", "rerank")
+query_builder.add_edge("rerank", END)
+
+query_graph = query_builder.compile(name="bookrag-query")
+"""The graph's query side alone (condense → retrieve → rerank), for retrieval evaluation."""

@@ -1,5 +1,6 @@
 """Checks on a turn before the graph works on it; failures are `InvalidTurnError`s for people."""
 
+from collections.abc import Mapping
 from typing import Any
 
 from langchain_core.messages import HumanMessage
@@ -15,7 +16,7 @@ class InvalidTurnError(ValueError):
     """The turn cannot be answered as given; the message says what to change."""
 
 
-def validate_turn(state: dict[str, Any]) -> tuple[str, SearchFilters]:
+def validate_turn(state: Mapping[str, Any]) -> tuple[str, SearchFilters]:
     """The turn's question (stripped) and parsed filters, or an `InvalidTurnError`."""
     messages = state.get("messages") or []
     if not messages or not isinstance(messages[-1], HumanMessage):

@@ -8,15 +8,15 @@ import asyncio
 import re
 from collections.abc import AsyncIterator, Sequence
 
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
+from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
 
-NOSTREAM = {"tags": ["langsmith:nostream"]}
 NUMBER = re.compile(r"\d+")
 
 
-def _quiet(model: BaseChatModel):  # type: ignore[no-untyped-def]
-    return model.with_config(NOSTREAM)
+def _quiet(model: BaseChatModel) -> Runnable[LanguageModelInput, BaseMessage]:
+    return model.with_config(tags=["langsmith:nostream"])
 
 
 async def condense_with_llm(
@@ -69,7 +69,7 @@ async def rerank_with_llm(
     return order + [i for i in range(len(excerpts)) if i not in order]
 
 
-async def stream_reply(model: BaseChatModel, messages: Sequence[AnyMessage]) -> AsyncIterator[str]:
+async def stream_reply(model: BaseChatModel, messages: Sequence[BaseMessage]) -> AsyncIterator[str]:
     """The model's reply, piece by piece."""
     async for chunk in model.astream(list(messages)):
         if chunk.text:

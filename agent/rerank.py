@@ -3,14 +3,17 @@
 No cross-encoder can be installed offline, so candidates from hybrid retrieval are rescored by
 - `fused`: Qdrant's reciprocal-rank fusion score (dense + BM25 agreement),
 - `dense`: cosine of question and chunk embeddings,
-- `heading`: IDF-weighted share of the question's topic terms found in the title and headings
-  (a section titled with the asked term is usually the one that answers it),
+- `title`: IDF-weighted share of the question's topic terms found in the page title (names the
+  lesson a question is about),
+- `heading`: the same share over the section's own headings and the subsections it holds (a
+  section titled with the asked term is usually the one that answers it),
 - `text`: the same share over the chunk's text,
-- `intent`: a structural question ("learning objectives", "next steps") meets a section of that
-  name; a request for code meets a code-heavy section,
-- `neighbour`: the chunk's previous or next chunk was retrieved too (a section, not a stray
-  sentence, matches).
-The weights were fitted on our humanoid-robotics question set and checked on other books.
+- `intent`: +1 when a structural question ("learning objectives", "next steps") meets a section
+  of that name or a request for code meets a code-heavy section; -1 when a question that is not
+  structural meets a summary, glossary, exercise or quiz section, which repeat topics without
+  explaining them,
+The weights come from a grid search on our humanoid-robotics question set (a neighbour-agreement
+signal was tried and earned weight 0) and were checked on the Redux docs.
 """
 
 from dataclasses import dataclass, field
@@ -24,12 +27,12 @@ from ingest.search import SearchHit
 class RerankWeights:
     """How much each signal counts."""
 
-    fused: float = 1.0
-    dense: float = 1.0
-    heading: float = 0.6
-    text: float = 0.4
+    fused: float = 0.5
+    dense: float = 1.5
+    title: float = 0.3
+    heading: float = 1.0
+    text: float = 0.8
     intent: float = 0.5
-    neighbour: float = 0.1
 
 
 @dataclass(frozen=True)
@@ -44,10 +47,13 @@ class Ranked:
 def _intent_match(question: str, hit: SearchHit) -> float:
     wanted = structural_intent(question)
     heading = " ".join(hit.payload.get("heading_path", [])[1:]).lower()
+    section_type = hit.payload.get("section_type")
     if wanted:
         return 1.0 if wanted.split()[-1].rstrip("s") in heading else 0.0
+    if section_type == "structural":
+        return -1.0
     if asks_for_code(question):
-        return 1.0 if hit.payload.get("section_type") == "code_heavy" else 0.0
+        return 1.0 if section_type == "code_heavy" else 0.0
     return 0.0
 
 
@@ -60,7 +66,6 @@ def rerank(
     """Candidates reordered by the weighted signals, best first."""
     w = weights or RerankWeights()
     wanted = topic_terms(question)
-    ids = {hit.id for hit in hits}
     top_fused = max((hit.score for hit in hits), default=1.0) or 1.0
     ranked = []
     for hit in hits:
@@ -74,9 +79,6 @@ def rerank(
             "heading": vocabulary.coverage(wanted, heading_terms),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             "intent": _intent_match(question, hit),
-            "neighbour": float(
-                payload.get("prev_chunk_id") in ids or payload.get("next_chunk_id") in ids
-            ),
         }
         score = sum(getattr(w, name) * value for name, value in signals.items())
         ranked.append(Ranked(hit, score, signals))

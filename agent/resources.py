@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.runnables import RunnableConfig
+from langgraph.config import get_config
 
 from ingest.embeddings import make_embedding_model
 from ingest.pipeline import open_index
@@ -58,7 +58,7 @@ def default_resources() -> Resources:
     return build_resources(settings, load_chat_model(settings))
 
 
-def resources_from(config: RunnableConfig | None) -> Resources:
-    """The resources a run was given, or the deployment's."""
-    given = ((config or {}).get("configurable") or {}).get("resources")
+def current_resources() -> Resources:
+    """The resources the running graph was given, or the deployment's."""
+    given = (get_config().get("configurable") or {}).get("resources")
     return given if isinstance(given, Resources) else default_resources()

@@ -1,46 +1,51 @@
-"""Retrieval quality on real books: bookrag's hybrid search beside the naive LangChain baseline.
+"""Retrieval quality on real books, stage by stage, beside the naive LangChain baseline.
 
-Run: `python -m bench.retrieval` (needs the shared corpora next to the checkout).
-Prints one table row per (corpus, system) and writes per-question results to `.data/bench/`.
+Run: `python -m bench.retrieval` (needs the shared corpora next to the checkout). Prints one
+table row per (corpus, system); per-question results go to `.data/bench/`.
 """
 
 import json
 import sys
 from pathlib import Path
 
+from agent.context import Context
+from agent.evaluation import graph_retriever
+from agent.resources import build_resources
 from bench.baseline import NaiveIndex
-from bench.setup import CORPORA, QUESTIONS, bench_settings
+from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
 from ingest.database import connect
 from ingest.embedding_cache import EmbeddingCache
-from ingest.embeddings import make_embedding_model
-from ingest.evaluation import EvalQuestion, evaluate_retrieval, load_questions
-from ingest.pipeline import open_index, run_ingest
-from ingest.search import HybridSearcher
+from ingest.evaluation import EvalQuestion, Retriever, evaluate_retrieval, load_questions
+from ingest.pipeline import run_ingest
 
 SETS = {
     "humanoid-textbook": QUESTIONS / "humanoid_questions.jsonl",
     "redux-docs": QUESTIONS / "redux_questions.jsonl",
 }
 COLUMNS = ("n", "hit@1", "hit@3", "hit@5", "hit@10", "mrr@10", "lenient_hit@5")
+STAGES = {
+    "+ condense (history)": Context(reranker="none", structural_expansion=False),
+    "+ structural expansion": Context(reranker="none"),
+    "+ rerank (full graph query side)": Context(),
+}
 
 
-def evaluate_corpus(name: str, questions_file: Path) -> dict[str, dict]:
-    """Reports of both systems on one corpus."""
+def systems(name: str) -> dict[str, Retriever]:
+    """Every system to compare on one corpus, from the naive baseline to the full query side."""
     docs = CORPORA / name / "docs"
-    questions = load_questions(questions_file)
     settings = bench_settings(book_id=f"bench-{name}")
     run_ingest(settings, docs)
-    model = make_embedding_model(settings)
-    searcher = HybridSearcher(open_index(settings, model), model, settings.book_id)
+    resources = build_resources(settings)
+    with connect(settings) as conn:
+        naive = NaiveIndex(docs, EmbeddingCache(conn, resources.searcher.model))
 
     def hybrid(question: EvalQuestion):
-        return searcher.search(question.question, k=10)
+        return resources.searcher.search(question.question, k=10)
 
-    with connect(settings) as conn:
-        naive = NaiveIndex(docs, EmbeddingCache(conn, model))
     return {
-        "bookrag hybrid": evaluate_retrieval(questions, hybrid),
-        "naive baseline": evaluate_retrieval(questions, lambda q: naive.search(q.question)),
+        "naive baseline (1000/200 splits, dense)": lambda q: naive.search(q.question),
+        "hybrid search (question only)": hybrid,
+        **{stage: graph_retriever(resources, context) for stage, context in STAGES.items()},
     }
 
 
@@ -49,16 +54,17 @@ def main() -> int:
     if not CORPORA.is_dir():
         print(f"no corpora at {CORPORA}; nothing to measure", file=sys.stderr)
         return 1
-    out = Path(".data/bench")
-    out.mkdir(parents=True, exist_ok=True)
+    BENCH_DATA.mkdir(parents=True, exist_ok=True)
     print(f"| corpus | system | {' | '.join(COLUMNS)} |")
     print(f"|---|---|{'---|' * len(COLUMNS)}")
     for name, questions_file in SETS.items():
-        for system, report in evaluate_corpus(name, questions_file).items():
+        questions = load_questions(questions_file)
+        for system, retrieve in systems(name).items():
+            report = evaluate_retrieval(questions, retrieve)
             cells = " | ".join(str(report[column]) for column in COLUMNS)
             print(f"| {name} | {system} | {cells} |", flush=True)
-            slug = system.replace(" ", "-")
-            (out / f"retrieval-{name}-{slug}.json").write_text(json.dumps(report, indent=1))
+            slug = "".join(c if c.isalnum() else "-" for c in system)[:40]
+            Path(BENCH_DATA / f"retrieval-{name}-{slug}.json").write_text(json.dumps(report))
     return 0
 
 

