@@ -10,8 +10,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from agent.evaluation import graph_retriever
-from agent.resources import build_resources
 from ingest.database import DatabaseUnavailableError, connect
 from ingest.embeddings import ModelFileError, make_embedding_model
 from ingest.evaluation import (
@@ -117,6 +115,9 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> int:
     questions = load_questions(args.questions)
     settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
     run_ingest(settings, args.docs, progress=_progress_bar)
+    from agent.evaluation import graph_retriever  # the graph loads slowly; only eval needs it
+    from agent.resources import build_resources
+
     report = evaluate_retrieval(questions, graph_retriever(build_resources(settings)), k=args.k)
     print(report_json(report) if args.json else summary_line(report))
     return 0

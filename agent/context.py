@@ -3,6 +3,8 @@
 from dataclasses import dataclass, field
 from typing import Literal
 
+from langgraph.runtime import Runtime
+
 from agent import prompts
 
 
@@ -37,3 +39,8 @@ class Context:
     grade_prompt: str = field(default=prompts.GRADE_SYSTEM)
     rewrite_prompt: str = field(default=prompts.REWRITE_SYSTEM)
     rerank_prompt: str = field(default=prompts.RERANK_SYSTEM)
+
+
+def context_of(runtime: Runtime[Context]) -> Context:
+    """The run's context, or the defaults when the caller passed none."""
+    return runtime.context or Context()

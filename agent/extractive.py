@@ -9,7 +9,15 @@ gets the best code block whole.
 
 from dataclasses import dataclass
 
-from agent.text import asks_for_code, is_code, split_units, structural_intent, terms, topic_terms
+from agent.text import (
+    asks_for_code,
+    is_block,
+    is_code,
+    split_units,
+    structural_intent,
+    terms,
+    topic_terms,
+)
 
 MAX_UNITS = 5
 MAX_LIST_ITEMS = 8
@@ -69,10 +77,23 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
             e for e in excerpts if e.document > 0 and e.score >= MIN_SECONDARY_COVERAGE * 0.75
         ]
         chosen += sorted(others, key=lambda e: -e.score)[: MAX_UNITS - len(chosen)]
+    chosen += _introduced(chosen, excerpts)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(chosen, key=lambda e: (e.document, e.position)):
         unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
     return list(unique.values())
+
+
+def _introduced(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+    """What chosen lead-ins ending in ":" introduce: the list, table or code right after them."""
+    by_place = {(e.document, e.position): e for e in excerpts}
+    follow = []
+    for excerpt in chosen:
+        if excerpt.text.rstrip().endswith(":"):
+            nxt = by_place.get((excerpt.document, excerpt.position + 1))
+            if nxt is not None:
+                follow.append(nxt)
+    return follow
 
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
@@ -80,7 +101,7 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     pieces = []
     for excerpt in excerpts:
         citation = f"[{numbers[excerpt.document]}]"
-        if is_code(excerpt.text):
+        if is_block(excerpt.text):
             pieces.append(f"\n\n{excerpt.text}\n{citation}\n\n")
         elif excerpt.text.startswith(("-", "*", "+")) or excerpt.text[:1].isdigit():
             pieces.append(f"\n{excerpt.text} {citation}")

@@ -23,7 +23,7 @@ from langgraph.runtime import Runtime
 from agent import extractive, llm
 from agent.citations import CitationFilter
 from agent.condense import condense_rules, topic_words
-from agent.context import Context
+from agent.context import Context, context_of
 from agent.grading import GradeThresholds, grade_offline
 from agent.inputs import validate_turn
 from agent.prompts import REFUSAL
@@ -50,7 +50,7 @@ def _emit_answer(pieces: list[str], sources: list[Source]) -> str:
 
 
 def _history(state: State, runtime: Runtime[Context]) -> list[AnyMessage]:
-    return list(state.get("messages", [])[:-1])[-runtime.context.history_window :]
+    return list(state.get("messages", [])[:-1])[-context_of(runtime).history_window :]
 
 
 async def prepare(state: State) -> dict[str, Any]:
@@ -82,7 +82,7 @@ async def highlight_answer(state: State, runtime: Runtime[Context]) -> dict[str,
     if model is None:
         pieces = [extractive.answer_from_selection(question, selection)]
     else:
-        system = runtime.context.highlight_prompt.format(selected_text=selection)
+        system = context_of(runtime).highlight_prompt.format(selected_text=selection)
         messages = [SystemMessage(system), HumanMessage(question)]
         pieces = [piece async for piece in llm.stream_reply(model, messages)]
     return {**_final(_emit_answer(pieces, []), []), "source_context": selection}
@@ -97,7 +97,7 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     model = current_resources().chat_model
     if model is None:
         return {"standalone_question": condense_rules(question, history)}
-    prompt = runtime.context.condense_prompt
+    prompt = context_of(runtime).condense_prompt
     return {"standalone_question": await llm.condense_with_llm(model, prompt, history, question)}
 
 
@@ -108,11 +108,13 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     filters = SearchFilters.model_validate(state.get("filters") or {})
     queries = [question]
     intent = structural_intent(question)
-    if intent and runtime.context.structural_expansion:
+    if intent and context_of(runtime).structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
     found: dict[str, dict[str, Any]] = {}
     for query in queries:
-        hits = await asyncio.to_thread(searcher.search, query, runtime.context.candidates, filters)
+        hits = await asyncio.to_thread(
+            searcher.search, query, context_of(runtime).candidates, filters
+        )
         for hit in hits:
             if hit.id not in found or found[hit.id]["score"] < hit.score:
                 found[hit.id] = {
@@ -127,17 +129,17 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Put the section that answers first; optionally let the LLM order the top ones."""
-    if runtime.context.reranker == "none":
+    if context_of(runtime).reranker == "none":
         return {}
     resources = current_resources()
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
     model = resources.chat_model
-    if runtime.context.reranker == "llm" and model is not None and ranked:
-        top = ranked[: runtime.context.top_k * 2]
+    if context_of(runtime).reranker == "llm" and model is not None and ranked:
+        top = ranked[: context_of(runtime).top_k * 2]
         texts = [r.hit.payload.get("text", "") for r in top]
-        order = await llm.rerank_with_llm(model, runtime.context.rerank_prompt, question, texts)
+        order = await llm.rerank_with_llm(model, context_of(runtime).rerank_prompt, question, texts)
         ranked = [top[i] for i in order] + ranked[len(top) :]
     candidates = [
         {
@@ -156,7 +158,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Keep only the candidates that support an answer to the standalone question."""
     resources = current_resources()
-    ctx = runtime.context
+    ctx = context_of(runtime)
     question = state["standalone_question"]
     candidates = state["candidates"][: ctx.top_k * 2]
     model = resources.chat_model
@@ -180,7 +182,7 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
     """Answer if anything relevant was found; else rewrite once (bounded), then refuse."""
     if state.get("documents"):
         return "answer"
-    if state.get("rewrite_count", 0) < runtime.context.max_rewrites:
+    if state.get("rewrite_count", 0) < context_of(runtime).max_rewrites:
         return "rewrite"
     return "refuse"
 
@@ -192,7 +194,7 @@ async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if model is None:
         query = " ".join(topic_words(question)) or question
     else:
-        query = await llm.rewrite_with_llm(model, runtime.context.rewrite_prompt, question)
+        query = await llm.rewrite_with_llm(model, context_of(runtime).rewrite_prompt, question)
     return {"standalone_question": query, "rewrite_count": state.get("rewrite_count", 0) + 1}
 
 
@@ -238,7 +240,7 @@ def _answer_extractively(state: State, note: str = "") -> dict[str, Any]:
 async def _answer_with_llm(
     model: BaseChatModel, state: State, runtime: Runtime[Context]
 ) -> dict[str, Any]:
-    ctx = runtime.context
+    ctx = context_of(runtime)
     sources = number_sources(state["documents"])
     listing = "\n\n".join(
         f"[{s['n']}] {s['title']} › {s['heading']}\n{d['payload']['text']}"

@@ -32,7 +32,7 @@ class RerankWeights:
     title: float = 0.3
     heading: float = 1.0
     text: float = 0.8
-    intent: float = 0.5
+    intent: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -70,13 +70,12 @@ def rerank(
     ranked = []
     for hit in hits:
         payload = hit.payload
-        heading_terms = terms(
-            " ".join([payload.get("title", ""), *payload.get("heading_path", [])])
-        )
+        headings = [*payload.get("heading_path", [])[1:], *payload.get("section_headings", [])]
         signals = {
             "fused": hit.score / top_fused,
             "dense": hit.dense_score,
-            "heading": vocabulary.coverage(wanted, heading_terms),
+            "title": vocabulary.coverage(wanted, terms(payload.get("title", ""))),
+            "heading": vocabulary.coverage(wanted, terms(" ".join(headings))),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             "intent": _intent_match(question, hit),
         }

@@ -68,16 +68,20 @@ def asks_for_code(question: str) -> bool:
 
 
 def split_units(markdown: str) -> list[str]:
-    """Sentences, list items and whole code blocks of a chunk's text, in order."""
+    """Sentences, list items, whole tables and whole code blocks of a chunk's text, in order."""
     units: list[str] = []
     fence: list[str] | None = None
     paragraph: list[str] = []
+    table: list[str] = []
 
     def flush() -> None:
         if paragraph:
             text = " ".join(line.strip() for line in paragraph)
             units.extend(s.strip() for s in SENTENCE_END.split(text) if s.strip())
             paragraph.clear()
+        if table:
+            units.append("\n".join(table))
+            table.clear()
 
     for line in markdown.splitlines():
         if fence is not None:
@@ -87,12 +91,19 @@ def split_units(markdown: str) -> list[str]:
                 fence = None
             continue
         stripped = line.strip()
+        if stripped.startswith("|"):
+            if paragraph:
+                flush()
+            table.append(stripped)
+            continue
+        if table:
+            flush()
         if FENCE.match(stripped):
             flush()
             fence = [line]
         elif not stripped or stripped.startswith("#"):
             flush()
-        elif re.match(r"^([-*+]|\d+[.)])\s+", stripped) or stripped.startswith("|"):
+        elif re.match(r"^([-*+]|\d+[.)])\s+", stripped):
             flush()
             units.append(stripped)
         else:
@@ -101,6 +112,11 @@ def split_units(markdown: str) -> list[str]:
     if fence:
         units.append("\n".join(fence))
     return units
+
+
+def is_block(unit: str) -> bool:
+    """Whether a unit is a code block or a table, which answers keep whole on their own lines."""
+    return is_code(unit) or unit.startswith("|")
 
 
 def is_code(unit: str) -> bool:

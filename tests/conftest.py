@@ -25,22 +25,29 @@ def database_url() -> str:
     return os.environ.get("DATABASE_URL") or embedded_server_url(REPO / ".data" / "test-pg")
 
 
-@pytest.fixture
-def make_settings(tmp_path: Path, database_url: str) -> Iterator:
-    """Build settings for an isolated store in `tmp_path`, sharing the test database."""
-
-    def build(**overrides: object) -> Settings:
-        values: dict[str, object] = {
-            "data_dir": tmp_path / "data",
-            "database_url": database_url,
-            "book_docs_dir": tmp_path / "docs",
-            "book_id": "test-book",
-        }
-        values.update(overrides)
-        return Settings(_env_file=None, **values)  # type: ignore[call-arg]
-
-    yield build
+@pytest.fixture(scope="session", autouse=True)
+def _close_stores() -> Iterator[None]:
+    """Each test opens its own embedded store; release them all when the session ends."""
+    yield
     close_qdrant()
+
+
+def settings_for(folder: Path, database_url: str, **overrides: object) -> Settings:
+    """Settings for an isolated store under `folder`, sharing the test database."""
+    values: dict[str, object] = {
+        "data_dir": folder / "data",
+        "database_url": database_url,
+        "book_docs_dir": folder / "docs",
+        "book_id": "test-book",
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path, database_url: str):
+    """Build settings for an isolated store in `tmp_path`."""
+    return lambda **overrides: settings_for(tmp_path, database_url, **overrides)
 
 
 @pytest.fixture

@@ -1,0 +1,161 @@
+"""Every path of the graph with no LLM: real embeddings, Qdrant local mode, the sample book."""
+
+import shutil
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+
+from agent.context import Context
+from agent.extractive import NOT_IN_SELECTION
+from agent.graph import builder, graph
+from agent.inputs import InvalidTurnError
+from agent.prompts import REFUSAL
+from agent.resources import Resources, build_resources
+from ingest.pipeline import run_ingest
+from tests.conftest import SAMPLE_BOOK, settings_for
+from tests.fakes import CountingEmbeddings, CountingSearcher
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory, database_url) -> Resources:
+    """Resources over the ingested sample book, shared by the module's tests."""
+    folder = tmp_path_factory.mktemp("graph")
+    shutil.copytree(SAMPLE_BOOK, folder / "docs")
+    settings = settings_for(folder, database_url)
+    run_ingest(settings)
+    return build_resources(settings)
+
+
+def spied(resources: Resources) -> tuple[Resources, CountingSearcher, CountingEmbeddings]:
+    """The same resources with counting searcher and embeddings."""
+    real = resources.searcher
+    embeddings = CountingEmbeddings(real.model.embeddings)
+    model = type(real.model)(real.model.model_id, real.model.dimension, embeddings)
+    searcher = CountingSearcher(real.index, model, real.book_id)
+    return Resources(resources.settings, searcher, None), searcher, embeddings
+
+
+async def ask(resources: Resources, question: str, history=(), **state):
+    return await graph.ainvoke(
+        {"messages": [*history, HumanMessage(question)], **state},
+        config={"configurable": {"resources": resources}},
+        context=Context(),
+    )
+
+
+async def test_in_scope_question_gets_a_cited_answer_from_the_right_section(book):
+    result = await ask(book, "Which QoS policy makes DDS retransmit messages that were lost?")
+    first = result["sources"][0]
+    assert first["heading"] == "Quality of Service"
+    assert first["url"].endswith("/docs/ros2/ros2-nodes-and-topics#qos")
+    assert first["file_path"] == "01-ros2/01-nodes-and-topics.md"
+    assert "[1]" in result["answer"] and "RELIABLE" in result["answer"]
+    assert result["refusal_reason"] is None
+
+
+async def test_answer_streams_tokens_then_exactly_one_sources_event(book):
+    events = [
+        event
+        async for event in graph.astream(
+            {"messages": [HumanMessage("What does robot_state_publisher publish?")]},
+            config={"configurable": {"resources": book}},
+            stream_mode="custom",
+        )
+    ]
+    kinds = [event["event"] for event in events]
+    assert kinds.count("sources") == 1 and kinds[-1] == "sources"
+    assert kinds[:-1] and set(kinds[:-1]) == {"token"}
+    assert events[-1]["sources"][0]["file_path"] == "02-simulation/01-urdf-robot-description.md"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How do I bake a sourdough bread at home?",
+        "How does the Boston Dynamics Spot quadruped climb stairs?",
+        "What payload can a KUKA KR 1000 titan industrial arm lift?",
+    ],
+)
+async def test_off_book_questions_are_refused_without_citations(book, question):
+    result = await ask(book, question)
+    assert result["answer"].startswith(REFUSAL)
+    assert result["sources"] == [] and result["refusal_reason"] == "not_in_book"
+    assert result["rewrite_count"] == 1
+
+
+async def test_highlight_answers_only_from_the_selection_and_never_searches(book):
+    resources, searcher, embeddings = spied(book)
+    selection = (
+        "Jitter matters more than average latency in a control loop. "
+        "A loop at 1 kHz leaves one millisecond per cycle. "
+        "Nav2 plans paths for mobile robots."
+    )
+    result = await ask(resources, "How much time per cycle does a 1 kHz loop leave?",
+                       selected_text=selection)  # fmt: skip
+    assert searcher.searches == 0 and embeddings.calls == 0
+    assert "one millisecond per cycle" in result["answer"]
+    assert all(sentence.strip() in selection for sentence in result["answer"].split(". "))
+    assert result["source_context"] == selection and result["sources"] == []
+
+
+async def test_highlight_that_does_not_answer_says_so(book):
+    result = await ask(book, "Which DDS vendor is the default?", selected_text="Gazebo uses SDF.")
+    assert result["answer"] == NOT_IN_SELECTION
+
+
+async def test_follow_up_is_condensed_with_the_conversation(book):
+    history = [
+        HumanMessage("What is URDF used for?"),
+        AIMessage("It describes a robot's links and joints."),
+    ]
+    result = await ask(book, "Which joint types does it support?", history)
+    assert "URDF" in result["standalone_question"]
+    assert result["sources"][0]["file_path"] == "02-simulation/01-urdf-robot-description.md"
+    assert "prismatic" in result["answer"]
+
+
+async def test_filters_restrict_the_sources(book):
+    result = await ask(
+        book, "What does the simulator publish to ROS 2?", filters={"module": "isaac"}
+    )
+    assert result["sources"]
+    assert all(s["file_path"].startswith("03-isaac/") for s in result["sources"])
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"messages": [HumanMessage("")]}, "empty"),
+        ({"messages": [HumanMessage("   \n ")]}, "empty"),
+        ({"messages": [HumanMessage("x" * 50_000)]}, "limit is 4,000"),
+        (
+            {
+                "messages": [
+                    HumanMessage(""),
+                ],
+                "selected_text": "Some text.",
+            },
+            "empty",
+        ),
+        ({"messages": [HumanMessage("ok?")], "filters": {"hardware_tier": 9}}, "hardware_tier"),
+        ({"messages": [HumanMessage("ok?")], "filters": {"colour": "red"}}, "colour"),
+        ({"messages": [AIMessage("hello")]}, "human message"),
+    ],
+)
+async def test_bad_turns_are_clear_errors(book, state, message):
+    with pytest.raises(InvalidTurnError, match=message):
+        await graph.ainvoke(state, config={"configurable": {"resources": book}})
+
+
+async def test_a_checkpointed_thread_is_multi_turn_and_resets_working_fields(book):
+    threaded = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"resources": book, "thread_id": "t1"}}
+    first = await threaded.ainvoke({"messages": [HumanMessage("What is URDF?")]}, config)
+    second = await threaded.ainvoke(
+        {"messages": [HumanMessage("Which joint types does it have?")]}, config
+    )
+    assert len(second["messages"]) == 4
+    assert "URDF" in second["standalone_question"]
+    assert second["sources"] != [] and second["sources"] is not first["sources"]
+    assert second["rewrite_count"] == 0
