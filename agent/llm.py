@@ -1,4 +1,5 @@
-"""The LLM steps of the graph. Inner calls are tagged `langsmith:nostream` so only answers stream.
+"""The LLM steps of the graph. Inner calls carry the tags `nostream` (which LangGraph's
+`messages` stream mode honours) and `langsmith:nostream` (LangSmith's), so only answers stream.
 
 Replies are parsed from plain text ("yes"/"no", a list of numbers) rather than tool calls, so
 any OpenAI-compatible server works, including ones without function calling.
@@ -16,7 +17,7 @@ NUMBER = re.compile(r"\d+")
 
 
 def _quiet(model: BaseChatModel) -> Runnable[LanguageModelInput, BaseMessage]:
-    return model.with_config(tags=["langsmith:nostream"])
+    return model.with_config(tags=["nostream", "langsmith:nostream"])
 
 
 async def condense_with_llm(

@@ -15,12 +15,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from ingest.loader import load_documents
-
 from bench.setup import CORPORA
 from ingest.chunker import chunk_documents
 from ingest.database import embedded_server_url
 from ingest.embeddings import make_embedding_model
+from ingest.loader import load_documents
 from ingest.pipeline import run_ingest
 from ingest.settings import get_settings
 from ingest.store import close_qdrant

@@ -1,5 +1,11 @@
 """Test doubles for what cannot run here (an LLM), and spies that wrap real parts."""
 
+import json
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 from langchain_core.embeddings import Embeddings
 
 from ingest.search import HybridSearcher, SearchHit
@@ -29,3 +35,75 @@ class CountingSearcher(HybridSearcher):
     def search(self, *args, **kwargs) -> list[SearchHit]:  # type: ignore[no-untyped-def]
         self.searches += 1
         return super().search(*args, **kwargs)
+
+
+class _ChatCompletions(BaseHTTPRequestHandler):
+    """`POST /v1/chat/completions` of an OpenAI-compatible server with canned replies.
+
+    Non-streaming calls (the grader) get `server.verdict`; streaming calls (the answer) get
+    `server.answer_chunks` as server-sent events, one chunk per event.
+    """
+
+    server: "StubOpenAIServer"
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length", 0))
+        body = json.loads(self.rfile.read(length))
+        self.server.requests.append(body)
+        model = body.get("model", "stub")
+        if not body.get("stream"):
+            reply = {
+                "id": "c1", "object": "chat.completion", "created": 0, "model": model,
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": self.server.verdict}}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+            }  # fmt: skip
+            data = json.dumps(reply).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        for piece in self.server.answer_chunks:
+            chunk = {
+                "id": "c2", "object": "chat.completion.chunk", "created": 0, "model": model,
+                "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+            }  # fmt: skip
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+        self.wfile.write(b"data: [DONE]\n\n")
+
+
+class StubOpenAIServer(ThreadingHTTPServer):
+    """A loopback OpenAI-compatible chat server, so the real client code runs in tests."""
+
+    def __init__(self, verdict: str, answer_chunks: list[str]) -> None:
+        super().__init__(("127.0.0.1", 0), _ChatCompletions)
+        self.verdict = verdict
+        self.answer_chunks = answer_chunks
+        self.requests: list[dict] = []
+
+    @property
+    def base_url(self) -> str:
+        """The `/v1` base URL clients are given."""
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+
+@contextmanager
+def stub_openai(verdict: str, answer_chunks: list[str]) -> Iterator[StubOpenAIServer]:
+    """Run a stub server on a free loopback port for the duration of a test."""
+    server = StubOpenAIServer(verdict, answer_chunks)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,0 +1,132 @@
+"""The graph's LLM path: LangChain fake chat models, and a stub OpenAI-compatible server."""
+
+import shutil
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import HumanMessage
+
+from agent.context import Context
+from agent.graph import DEGRADED_NOTE, graph
+from agent.prompts import REFUSAL
+from agent.resources import Resources, build_resources, load_chat_model
+from ingest.pipeline import run_ingest
+from tests.conftest import SAMPLE_BOOK, settings_for
+from tests.fakes import CountingSearcher, stub_openai
+
+TOP_K = 2
+GRADED = TOP_K * 2
+"""The grader sees the top 2 x top_k candidates, one LLM call each."""
+QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory, database_url) -> Resources:
+    folder = tmp_path_factory.mktemp("graph-llm")
+    shutil.copytree(SAMPLE_BOOK, folder / "docs")
+    settings = settings_for(folder, database_url)
+    run_ingest(settings)
+    return build_resources(settings)
+
+
+def with_model(resources: Resources, model) -> Resources:  # type: ignore[no-untyped-def]
+    return Resources(resources.settings, resources.searcher, model)
+
+
+async def run(resources: Resources, question: str = QUESTION, stream: bool = False, **state):
+    inputs = {"messages": [HumanMessage(question)], **state}
+    config = {"configurable": {"resources": resources}}
+    context = Context(top_k=TOP_K)
+    if not stream:
+        return await graph.ainvoke(inputs, config, context=context), []
+    events, final = [], None
+    async for mode, payload in graph.astream(
+        inputs, config, context=context, stream_mode=["custom", "values"]
+    ):
+        if mode == "custom":
+            events.append(payload)
+        else:
+            final = payload
+    return final, events
+
+
+async def test_grader_yes_then_answer_keeps_valid_citations_and_drops_invented_ones(book):
+    model = FakeListChatModel(
+        responses=["yes"] * GRADED + ["Use RELIABLE delivery [1]. Best effort drops frames [7]."]
+    )
+    result, events = await run(with_model(book, model), stream=True)
+    assert "[1]" in result["answer"] and "[7]" not in result["answer"]
+    streamed = "".join(e["text"] for e in events if e["event"] == "token")
+    assert "[7]" not in streamed and "RELIABLE" in streamed
+    assert [s["n"] for s in result["sources"]] == [1]
+    assert events[-1] == {"event": "sources", "sources": result["sources"]}
+
+
+async def test_grader_saying_no_rewrites_once_then_refuses(book):
+    model = FakeListChatModel(responses=["no"])
+    result, _ = await run(with_model(book, model))
+    assert result["answer"].startswith(REFUSAL)
+    assert result["rewrite_count"] == 1 and result["sources"] == []
+
+
+async def test_rewrite_cap_is_configurable(book):
+    model = FakeListChatModel(responses=["no"])
+    result = await graph.ainvoke(
+        {"messages": [HumanMessage(QUESTION)]},
+        {"configurable": {"resources": with_model(book, model)}},
+        context=Context(top_k=TOP_K, max_rewrites=0),
+    )
+    assert result["rewrite_count"] == 0 and result["refusal_reason"] == "not_in_book"
+
+
+async def test_llm_failing_before_the_first_token_degrades_to_the_extractive_answer(book):
+    model = FakeListChatModel(responses=["yes"] * GRADED + ["never shown"], error_on_chunk_number=0)
+    result, _ = await run(with_model(book, model))
+    assert result["answer"].startswith(DEGRADED_NOTE.strip())
+    assert "RELIABLE" in result["answer"] and result["sources"]
+
+
+async def test_highlight_with_llm_uses_only_the_selection_and_never_searches(book):
+    searcher = CountingSearcher(book.searcher.index, book.searcher.model, book.searcher.book_id)
+    model = FakeListChatModel(responses=["The loop leaves one millisecond per cycle."])
+    resources = Resources(book.settings, searcher, model)
+    selection = "A loop at 1 kHz leaves one millisecond per cycle."
+    result, _ = await run(resources, "How long is a cycle?", selected_text=selection)
+    assert searcher.searches == 0
+    assert result["answer"] == "The loop leaves one millisecond per cycle."
+    assert result["source_context"] == selection
+
+
+async def test_only_the_answer_streams_as_llm_messages(book):
+    model = FakeListChatModel(responses=["yes"] * GRADED + ["Reliable [1]."])
+    nodes = [
+        metadata["langgraph_node"]
+        async for _, metadata in graph.astream(
+            {"messages": [HumanMessage(QUESTION)]},
+            {"configurable": {"resources": with_model(book, model)}},
+            context=Context(top_k=TOP_K),
+            stream_mode="messages",
+        )
+    ]
+    assert nodes and set(nodes) == {"answer"}
+
+
+async def test_openai_client_against_a_stub_server_streams_a_cited_answer(book):
+    chunks = ["Set reliability to ", "RELIABLE", " so DDS retransmits", " [1]", "."]
+    with stub_openai(verdict="yes", answer_chunks=chunks) as server:
+        settings = book.settings.model_copy(
+            update={
+                "llm_model": "openai:gpt-4o-mini",
+                "openai_base_url": server.base_url,
+                "openai_api_key": "test-key",
+            }
+        )
+        model = load_chat_model(settings)
+        result, events = await run(with_model(book, model), stream=True)
+    tokens = [e["text"] for e in events if e["event"] == "token"]
+    assert len(tokens) >= 3
+    assert result["answer"] == "Set reliability to RELIABLE so DDS retransmits [1]."
+    assert result["sources"][0]["heading"] == "Quality of Service"
+    streamed = [r for r in server.requests if r.get("stream")]
+    assert len(streamed) == 1 and len(server.requests) == 1 + GRADED
+    assert "Quality of Service" in streamed[0]["messages"][0]["content"]
