@@ -1,4 +1,7 @@
-"""The `bookrag` command line: ingest, search, evaluate and migrate."""
+"""The `bookrag` command line: ingest, search, ask, evaluate and migrate.
+
+The agent's modules load only for the commands that need them, so `bookrag ingest` starts fast.
+"""
 
 import argparse
 import hashlib
@@ -10,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from agent.inputs import InvalidTurnError
 from ingest.database import DatabaseUnavailableError, connect
 from ingest.embeddings import ModelFileError, make_embedding_model
 from ingest.evaluation import (
@@ -26,6 +30,7 @@ from ingest.settings import Settings, get_settings
 from ingest.store import StoreLockedError
 
 USER_ERRORS = (
+    InvalidTurnError,
     DocsFolderNotFoundError,
     StoreLockedError,
     DatabaseUnavailableError,
@@ -123,6 +128,48 @@ def cmd_eval_retrieval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ask(args: argparse.Namespace) -> int:
+    """Answer a question from the book, streaming the answer, then list its sources."""
+    import asyncio
+
+    from agent.chat import Turn, run_turn
+    from agent.resources import build_resources, load_chat_model
+    from agent.sources import format_source
+
+    settings = _settings(args)
+    resources = build_resources(settings, load_chat_model(settings))
+    turn = Turn(
+        args.question,
+        args.session,
+        args.selected_text,
+        _filters(args).model_dump(exclude_none=True),
+    )
+    final = asyncio.run(run_turn(turn, resources, lambda text: print(text, end="", flush=True)))
+    print()
+    if final.get("sources"):
+        print("\nSources:")
+        for source in final["sources"]:
+            print(f"  [{source['n']}] {format_source(source)}")
+    return 0
+
+
+def cmd_eval_answers(args: argparse.Namespace) -> int:
+    """Ingest a docs folder into its own collection and score the graph's answers."""
+    from agent.evaluation import evaluate_answers
+    from agent.resources import build_resources, load_chat_model
+
+    questions = load_questions(args.questions)
+    settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
+    run_ingest(settings, args.docs, progress=_progress_bar)
+    report = evaluate_answers(questions, build_resources(settings, load_chat_model(settings)))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        keys = ["n", "fact_recall", "citation_hit", "refusal_correct", "false_refusal"]
+        print("  ".join(f"{key}={report[key]}" for key in [*keys, "highlight_only"]))
+    return 0
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Apply pending database migrations."""
     with connect(get_settings()) as conn:
@@ -170,6 +217,20 @@ def build_parser() -> argparse.ArgumentParser:
     retrieval.add_argument("--k", type=int, default=10)
     retrieval.add_argument("--json", action="store_true")
     retrieval.set_defaults(handler=cmd_eval_retrieval)
+
+    answers = kinds.add_parser("answers", help="answer quality: facts, citations, refusals")
+    answers.add_argument("--docs", type=Path, required=True)
+    answers.add_argument("--questions", type=Path, required=True)
+    answers.add_argument("--json", action="store_true")
+    answers.set_defaults(handler=cmd_eval_answers)
+
+    ask = commands.add_parser("ask", help="ask the book a question")
+    ask.add_argument("question")
+    ask.add_argument("--session", help="conversation name or UUID; keeps history in Postgres")
+    ask.add_argument("--selected-text", help="answer only from this text")
+    ask.add_argument("--book-id")
+    _add_filter_options(ask)
+    ask.set_defaults(handler=cmd_ask)
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(handler=cmd_migrate)

@@ -25,11 +25,11 @@ class Context:
     """Rewrites of a question that found nothing relevant, before refusing."""
     history_window: int = 10
     """Messages of the conversation used to understand a follow-up."""
-    min_text_coverage: float = 0.5
+    min_text_coverage: float = 0.2
     """Offline grading: share of the question's topic weight a chunk must contain."""
     min_dense: float = 0.3
     """Offline grading: minimum cosine of question and chunk."""
-    max_unknown_share: float = 0.4
+    max_unknown_share: float = 0.65
     """Offline grading: topic weight on terms the book never uses that makes a question off-book."""
     book_title: str = "the book"
     """How prompts name the book."""

@@ -1,28 +1,50 @@
 """The offline grader: keep the chunks that can support an answer, or none (off-book).
 
-A question is off-book when most of its topic weight sits on terms the book never uses (a
-question about risotto, or about a robot the book never mentions). Otherwise a chunk is kept
-when it covers enough of the question's topic terms (IDF-weighted) and its embedding is close
-enough. The thresholds live in the graph context and were calibrated on in-scope and
-out-of-scope questions.
+A question is off-book when it names something the book never mentions (a product, robot or
+library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
+"Roomba" or "MoveIt"), or when most of its topic weight sits on words the book never uses (a
+question about risotto). Plain unknown words alone do not decide it: readers paraphrase
+("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its embedding is
+close enough to the question and it covers some of the question's topic terms. The thresholds
+live in the graph context and were calibrated on in-scope and out-of-scope questions.
 """
 
+import re
 from dataclasses import dataclass
 
 from agent.rerank import Ranked
-from agent.text import topic_terms
+from agent.text import terms, topic_terms
 from agent.vocabulary import Vocabulary
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+
+
+def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
+    """Names in the question that the book never uses.
+
+    A capitalised first word counts only if it names a topic ("Roomba …"), not when it is
+    the question word ("How …").
+    """
+    names = []
+    for position, word in enumerate(WORD.findall(question)):
+        named = (word.isupper() and len(word) > 1) or re.search(r"[a-z][A-Z]", word)
+        capitalised = word[0].isupper() and (position > 0 or topic_terms(word))
+        if named or capitalised:
+            word_terms = terms(word)
+            if word_terms and not all(vocabulary.knows(t) for t in word_terms):
+                names.append(word)
+    return names
 
 
 @dataclass(frozen=True)
 class GradeThresholds:
     """Where relevance starts."""
 
-    min_text_coverage: float = 0.5
+    min_text_coverage: float = 0.2
     """Share of the question's topic weight the chunk must contain."""
     min_dense: float = 0.3
     """Minimum cosine of question and chunk."""
-    max_unknown_share: float = 0.4
+    max_unknown_share: float = 0.65
     """Above this share of topic weight on terms the book never uses, the question is off-book."""
 
 
@@ -38,6 +60,8 @@ def grade_offline(
     question: str, ranked: list[Ranked], vocabulary: Vocabulary, thresholds: GradeThresholds
 ) -> list[Ranked]:
     """The candidates that support an answer to `question`, best first (may be empty)."""
+    if unknown_names(question, vocabulary):
+        return []
     if unknown_share(question, vocabulary) > thresholds.max_unknown_share:
         return []
     return [

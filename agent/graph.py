@@ -78,7 +78,7 @@ async def highlight_answer(state: State, runtime: Runtime[Context]) -> dict[str,
     """Answer only from the reader's selection: no retrieval, no embeddings."""
     selection = (state.get("selected_text") or "").strip()
     question = state["standalone_question"]
-    model = current_resources().chat_model
+    model = (await current_resources()).chat_model
     if model is None:
         pieces = [extractive.answer_from_selection(question, selection)]
     else:
@@ -94,7 +94,7 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     history = _history(state, runtime)
     if not history:
         return {}
-    model = current_resources().chat_model
+    model = (await current_resources()).chat_model
     if model is None:
         return {"standalone_question": condense_rules(question, history)}
     prompt = context_of(runtime).condense_prompt
@@ -103,7 +103,7 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Hybrid search with the reader's filters; structural questions also search by section."""
-    searcher = current_resources().searcher
+    searcher = (await current_resources()).searcher
     question = state["standalone_question"]
     filters = SearchFilters.model_validate(state.get("filters") or {})
     queries = [question]
@@ -131,7 +131,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Put the section that answers first; optionally let the LLM order the top ones."""
     if context_of(runtime).reranker == "none":
         return {}
-    resources = current_resources()
+    resources = await current_resources()
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
@@ -157,7 +157,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Keep only the candidates that support an answer to the standalone question."""
-    resources = current_resources()
+    resources = await current_resources()
     ctx = context_of(runtime)
     question = state["standalone_question"]
     candidates = state["candidates"][: ctx.top_k * 2]
@@ -190,7 +190,7 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
 async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A new search query for the same question."""
     question = state["standalone_question"]
-    model = current_resources().chat_model
+    model = (await current_resources()).chat_model
     if model is None:
         query = " ".join(topic_words(question)) or question
     else:
@@ -208,7 +208,7 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     If the LLM fails before its first token, the turn degrades to the extractive answer and
     says so; a failure mid-answer is raised, so the caller never stores half an answer.
     """
-    model = current_resources().chat_model
+    model = (await current_resources()).chat_model
     if model is not None:
         try:
             return await _answer_with_llm(model, state, runtime)

@@ -4,6 +4,7 @@ The process-wide default is built on first use from the settings. A caller (a te
 service) can hand the graph other resources through `configurable["resources"]`.
 """
 
+import asyncio
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -58,7 +59,13 @@ def default_resources() -> Resources:
     return build_resources(settings, load_chat_model(settings))
 
 
-def current_resources() -> Resources:
-    """The resources the running graph was given, or the deployment's."""
+async def current_resources() -> Resources:
+    """The resources the running graph was given, or the deployment's.
+
+    Building the deployment's opens files (the embedded store, the model), so the first call
+    does it in a worker thread, never on the event loop.
+    """
     given = (get_config().get("configurable") or {}).get("resources")
-    return given if isinstance(given, Resources) else default_resources()
+    if isinstance(given, Resources):
+        return given
+    return await asyncio.to_thread(default_resources)

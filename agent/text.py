@@ -13,7 +13,8 @@ QUESTION_FRAMING = (
     "explain describe tell show give list mean meaning difference different purpose role "
     "work works working use used using example examples book chapter lesson section please "
     "understand know learn need want would could should important main key kind kinds type "
-    "types way ways thing things something anything happen happens also versus vs"
+    "types way ways thing things something anything happen happens also versus vs summarise "
+    "summarize summary"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 STRUCTURAL_INTENTS = {

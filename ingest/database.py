@@ -44,3 +44,14 @@ def connect(settings: Settings) -> psycopg.Connection:
         raise DatabaseUnavailableError(f"cannot connect to Postgres: {error}".strip()) from error
     apply_migrations(conn)
     return conn
+
+
+async def aconnect(settings: Settings) -> psycopg.AsyncConnection:
+    """An autocommit async connection with every migration applied."""
+    connect(settings).close()  # applies pending migrations (once per process is cheap)
+    try:
+        return await psycopg.AsyncConnection.connect(
+            database_url(settings), autocommit=True, connect_timeout=10
+        )
+    except psycopg.OperationalError as error:
+        raise DatabaseUnavailableError(f"cannot connect to Postgres: {error}".strip()) from error

@@ -1,0 +1,96 @@
+"""The agent's offline building blocks: citations, follow-ups, off-book names, excerpts."""
+
+from pathlib import Path
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from agent.citations import CitationFilter
+from agent.condense import condense_rules, needs_context
+from agent.extractive import NOT_IN_SELECTION, answer_from_selection, select_excerpts
+from agent.grading import unknown_names
+from agent.text import asks_for_code, split_units, structural_intent, terms
+from agent.vocabulary import Vocabulary
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def stream_through(guard: CitationFilter, pieces: list[str]) -> str:
+    return "".join(guard.feed(piece) for piece in pieces) + guard.flush()
+
+
+def test_invented_citations_are_removed_even_when_split_across_chunks():
+    guard = CitationFilter({1, 2})
+    shown = stream_through(guard, ["Reliable [", "1] and best ", "effort [", "7", "]. See [2]."])
+    assert shown == "Reliable [1] and best effort . See [2]."
+    assert guard.cited == [1, 2]
+
+
+def test_brackets_that_are_not_citations_pass_through():
+    guard = CitationFilter({1})
+    assert stream_through(guard, ["array[i] and [see below] ok"]) == "array[i] and [see below] ok"
+
+
+def test_follow_up_gets_the_previous_topic_and_standalone_questions_stay():
+    history = [HumanMessage("What is a ROS 2 topic?"), AIMessage("A named channel.")]
+    assert condense_rules("How is it different from a service?", history) == (
+        "How is it different from a service? (ROS 2 topic)"
+    )
+    standalone = "Which QoS policies does DDS support for sensor streams?"
+    assert not needs_context(standalone)
+    assert condense_rules(standalone, history) == standalone
+    assert condense_rules("Why?", []) == "Why?"
+
+
+def test_named_things_the_book_never_mentions_are_flagged():
+    vocabulary = Vocabulary({t: 3 for t in terms("ROS DDS Gazebo robot stairs climb")}, 100)
+    assert unknown_names("How does the Roomba climb stairs?", vocabulary) == ["Roomba"]
+    assert unknown_names("Roomba vacuum maps", vocabulary) == ["Roomba"]
+    assert unknown_names("How does MoveIt plan?", vocabulary) == ["MoveIt"]
+    assert unknown_names("How does DDS work in ROS and Gazebo?", vocabulary) == []
+    assert unknown_names("What are the drawbacks of a robot?", vocabulary) == []
+
+
+def test_intents_are_recognised():
+    assert (
+        structural_intent("What are the learning objectives of lesson 2?") == "learning objectives"
+    )
+    assert structural_intent("What should I study next after this?") == "next steps"
+    assert structural_intent("What is DDS?") is None
+    assert asks_for_code("Show me the launch file") and not asks_for_code("Why use DDS?")
+
+
+def test_units_keep_code_blocks_and_tables_whole():
+    table = "| a | b |\n|---|---|\n| 1 | 2 |"
+    text = f"First sentence. Second one.\n\n{table}\n\n```py\nx = 1\n\ny = 2\n```\n- item"
+    assert split_units(text) == [
+        "First sentence.",
+        "Second one.",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+        "```py\nx = 1\n\ny = 2\n```",
+        "- item",
+    ]
+
+
+def test_lead_in_sentence_brings_the_table_it_introduces():
+    text = "URDF has six joint types:\n\n| type | motion |\n|---|---|\n| revolute | rotation |"
+    excerpts = select_excerpts("Which joint types exist in URDF?", [text], ["Joint Types"])
+    assert [e.text.split("\n")[0] for e in excerpts] == [
+        "URDF has six joint types:",
+        "| type | motion |",
+    ]
+
+
+def test_selection_answers_come_only_from_the_selection():
+    selection = "Jitter hurts control loops. A 1 kHz loop leaves one millisecond per cycle."
+    answer = answer_from_selection("How long is each cycle of a 1 kHz loop?", selection)
+    assert answer in selection or all(part in selection for part in answer.split(". "))
+    assert answer_from_selection("Who invented DDS?", selection) == NOT_IN_SELECTION
+
+
+def test_question_sets_are_valid_and_large_enough():
+    from ingest.evaluation import load_questions
+
+    questions = load_questions(REPO / "tests/data/humanoid_questions.jsonl")
+    retrieval = [q for q in questions if q.is_retrieval_question]
+    assert len(retrieval) >= 60
+    assert sum(q.kind == "out_of_scope" for q in questions) >= 10
