@@ -32,6 +32,7 @@ bench: setup
 	$(BIN)/python -m bench.retrieval
 	$(BIN)/python -m bench.ingest
 	$(BIN)/python -m bench.search
+	$(BIN)/python -m bench.agent
 
 clean:
 	rm -rf $(VENV) .data

@@ -12,6 +12,7 @@
 """
 
 import hashlib
+import json
 import math
 import re
 import uuid
@@ -25,6 +26,8 @@ from ingest.settings import Settings
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
+CHUNKER_VERSION = 1
+"""Bump when chunking changes, so every page is chunked again on the next ingest."""
 STRUCTURAL_HEADINGS = re.compile(
     r"learning objectives?|objectives|key takeaways?|takeaways|prerequisites?|next steps?"
     r"|summary|check your understanding|review questions|further reading|what you will learn"
@@ -55,6 +58,18 @@ class _Piece:
     blocks: list[Block]
     section_headings: list[str]
     oversized: bool = False
+
+
+def document_fingerprint(doc: Document, settings: Settings) -> str:
+    """Hash of everything a page's chunks are made from: equal hashes give equal chunks."""
+    recipe = [
+        CHUNKER_VERSION,
+        settings.book_id,
+        [settings.chunk_max_tokens, settings.chunk_split_tokens],
+        [settings.chunk_short_tokens, settings.chunk_overlap_tokens],
+        [doc.file_path, doc.doc_id, doc.title, doc.page_url, doc.body, doc.metadata],
+    ]
+    return hashlib.sha256(json.dumps(recipe, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def chunk_documents(documents: list[Document], settings: Settings) -> list[Chunk]:
@@ -99,6 +114,7 @@ def _page_fields(doc: Document, settings: Settings) -> dict[str, Any]:
     meta = doc.metadata
     return {
         "book_id": settings.book_id,
+        "document_fingerprint": document_fingerprint(doc, settings),
         "doc_id": doc.doc_id,
         "file_path": doc.file_path,
         "title": doc.title,

@@ -1,10 +1,13 @@
 """The ingest steps `load_documents → chunk_documents → embed_documents → upsert_chunks`.
 
-Incremental by construction: a point whose stored fingerprint equals the new one is left
-alone; a changed point gets its vector from the embedding cache when its text is unchanged
-(e.g. only its neighbour ids moved) and from the model otherwise; points of pages that are gone
-are deleted. Points of a page that failed to load this time are kept, so a typo in one file's
-frontmatter never empties that page from the index.
+Incremental by construction: a page whose document fingerprint (its text, metadata and the
+chunk settings) matches its stored points is not even chunked again; a point whose stored
+fingerprint equals the new one is left alone; a changed point gets its vector from the
+embedding cache when its text is unchanged (e.g. only its neighbour ids moved) and from the
+model otherwise; points of pages that are gone are deleted. Points of a page that failed to
+load this time are kept, so a typo in one file's frontmatter never empties that page from the
+index. Editing a page re-embeds only its changed chunks; its other points get their payload
+(the new document fingerprint) rewritten with their cached vectors.
 """
 
 from collections.abc import Callable
@@ -12,14 +15,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.chunker import Chunk, chunk_documents
+from ingest.chunker import Chunk, chunk_documents, document_fingerprint
 from ingest.database import connect
-from ingest.documents import FileProblem
+from ingest.documents import Document, FileProblem
 from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import Bm25SparseEmbeddings, EmbeddingModel, make_embedding_model
 from ingest.loader import load_documents
 from ingest.settings import Settings
-from ingest.store import BookIndex, PointData, collection_name, fingerprint, open_qdrant
+from ingest.store import (
+    BookIndex,
+    PointData,
+    StoredPoint,
+    collection_name,
+    fingerprint,
+    open_qdrant,
+)
 
 ProgressFactory = Callable[[int], Callable[[int], None]]
 """Given a total, returns a callback that advances a progress display by n."""
@@ -58,16 +68,30 @@ def open_index(settings: Settings, model: EmbeddingModel) -> BookIndex:
     return BookIndex(open_qdrant(settings), name, model.dimension)
 
 
+def unchanged_pages(
+    documents: list[Document], stored: dict[str, StoredPoint], settings: Settings
+) -> set[str]:
+    """Pages whose stored points were made from exactly this text and these settings."""
+    stored_by_file: dict[str, set[str]] = {}
+    for point in stored.values():
+        stored_by_file.setdefault(point.file_path, set()).add(point.document_fingerprint)
+    return {
+        doc.file_path
+        for doc in documents
+        if stored_by_file.get(doc.file_path) == {document_fingerprint(doc, settings)}
+    }
+
+
 def embed_documents(
     chunks: list[Chunk],
-    index: BookIndex,
+    stored: dict[str, StoredPoint],
     settings: Settings,
     model: EmbeddingModel,
     progress: ProgressFactory | None = None,
 ) -> EmbeddedChunks:
     """Vectors for the chunks whose stored point differs; Postgres is opened only if needed."""
-    stored = {i: point.fingerprint for i, point in index.stored_points(settings.book_id).items()}
-    changed = [c for c in chunks if stored.get(c.id) != fingerprint(c.payload)]
+    known = {point_id: point.fingerprint for point_id, point in stored.items()}
+    changed = [c for c in chunks if known.get(c.id) != fingerprint(c.payload)]
     if not changed:
         return EmbeddedChunks([], 0, len(chunks))
     texts = {c.payload["content_hash"]: c.embedded_text for c in changed}
@@ -113,25 +137,28 @@ def run_ingest(
 ) -> IngestSummary:
     """Ingest a docs folder into the book's collection; `full` rebuilds the collection."""
     loaded = load_documents(docs_dir or settings.book_docs_dir, settings)
-    chunks = chunk_documents(loaded.documents, settings)
     model = make_embedding_model(settings)
     index = open_index(settings, model)
     if full:
         index.drop()
     index.ensure()
-    embedded = embed_documents(chunks, index, settings, model, progress)
+    stored = index.stored_points(settings.book_id)
+    same = unchanged_pages(loaded.documents, stored, settings)
+    kept = {point_id for point_id, point in stored.items() if point.file_path in same}
+    chunks = chunk_documents([d for d in loaded.documents if d.file_path not in same], settings)
+    embedded = embed_documents(chunks, stored, settings, model, progress)
     written, deleted = upsert_chunks(
         index,
         settings,
         embedded.points,
-        keep_ids={chunk.id for chunk in chunks},
+        keep_ids={chunk.id for chunk in chunks} | kept,
         protected_files={p.file_path for p in loaded.problems if p.failed},
     )
     return IngestSummary(
         total_documents=len(loaded.documents),
-        total_chunks=len(chunks),
+        total_chunks=len(chunks) + len(kept),
         embedded=embedded.embedded,
-        skipped_unchanged=embedded.unchanged,
+        skipped_unchanged=embedded.unchanged + len(kept),
         deleted=deleted,
         upserted=written,
         problems=[_problem(p) for p in loaded.problems],

@@ -83,6 +83,7 @@ class StoredPoint:
 
     fingerprint: str
     file_path: str
+    document_fingerprint: str
 
 
 @dataclass(frozen=True)
@@ -150,13 +151,15 @@ class BookIndex:
                 scroll_filter=book,
                 limit=1024,
                 offset=offset,
-                with_payload=["fingerprint", "file_path"],
+                with_payload=["fingerprint", "file_path", "document_fingerprint"],
                 with_vectors=False,
             )
             for record in records:
                 payload = record.payload or {}
                 found[str(record.id)] = StoredPoint(
-                    payload.get("fingerprint", ""), payload.get("file_path", "")
+                    payload.get("fingerprint", ""),
+                    payload.get("file_path", ""),
+                    payload.get("document_fingerprint", ""),
                 )
             if offset is None:
                 return found

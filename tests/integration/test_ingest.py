@@ -73,11 +73,13 @@ def test_editing_one_paragraph_reembeds_only_that_chunk(ingested, sample_docs):
     line, text = first_section_line(lesson)
     marker = f"Edited by reviewer {uuid.uuid4().hex}."  # unique, so the cache cannot know it
     lesson.write_text(text.replace(line, f"{line} {marker}", 1))
+    relative = str(lesson.relative_to(sample_docs))
+    page_points = sum(1 for p in all_payloads(settings) if p["file_path"] == relative)
     second = run_ingest(settings)
-    assert second.embedded == 1
-    assert second.upserted == 1
+    assert second.embedded == 1  # only the edited chunk meets the model
+    assert second.upserted == page_points  # the page's points carry its new fingerprint
     assert second.deleted == 0
-    assert second.skipped_unchanged == first.total_chunks - 1
+    assert second.skipped_unchanged == first.total_chunks - page_points
     texts = [p["text"] for p in all_payloads(settings)]
     assert any(marker in t for t in texts)
 
