@@ -10,10 +10,10 @@ from pathlib import Path
 
 import frontmatter
 import numpy as np
-from ingest.docusaurus import split_heading_id
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from markdown_it import MarkdownIt
 
+from ingest.docusaurus import split_heading_id
 from ingest.embedding_cache import EmbeddingCache
 from ingest.search import SearchHit
 

@@ -44,7 +44,10 @@ class EmbeddingCache:
     ) -> tuple[dict[str, list[float]], int]:
         """Vectors for every hash, and how many had to be embedded by the model."""
         vectors = self.lookup(list(texts_by_hash))
-        missing = [h for h in texts_by_hash if h not in vectors]
+        # Length-sorted across the whole run, so each model batch pads to similar lengths.
+        missing = sorted(
+            (h for h in texts_by_hash if h not in vectors), key=lambda h: len(texts_by_hash[h])
+        )
         for start in range(0, len(missing), self.batch_size):
             batch = missing[start : start + self.batch_size]
             fresh = self.model.embeddings.embed_documents([texts_by_hash[h] for h in batch])
