@@ -19,9 +19,11 @@ from agent.text import (
     topic_terms,
 )
 
-MAX_UNITS = 5
 MAX_LIST_ITEMS = 8
-MIN_SECONDARY_COVERAGE = 0.5
+SECONDARY_UNITS = 3
+"""How many sentences the other sources may add to the best source's three."""
+MIN_SECONDARY_COVERAGE = 0.25
+"""Share of the question's topic terms a secondary sentence must contain."""
 DOCUMENT_PRIOR = (1.0, 0.75, 0.6, 0.5, 0.4)
 NOT_IN_SELECTION = (
     "The selected text does not seem to answer this question. Try selecting a passage that "
@@ -37,6 +39,7 @@ class Excerpt:
     document: int
     position: int
     score: float
+    coverage: float
 
 
 def _coverage(wanted: frozenset[int], unit: str) -> float:
@@ -49,8 +52,9 @@ def _score_units(question: str, texts: list[str]) -> list[Excerpt]:
     for document, text in enumerate(texts):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
         for position, unit in enumerate(split_units(text)):
-            score = _coverage(wanted, unit) * prior + 0.05 / (1 + position)
-            excerpts.append(Excerpt(unit, document, position, score))
+            coverage = _coverage(wanted, unit)
+            score = coverage * prior + 0.05 / (1 + position)
+            excerpts.append(Excerpt(unit, document, position, score, coverage))
     return excerpts
 
 
@@ -73,10 +77,8 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
         excerpts = [e for e in excerpts if not is_code(e.text)]  # prose answers cite prose
         first = sorted((e for e in excerpts if e.document == 0), key=lambda e: -e.score)
         chosen = first[:3]
-        others = [
-            e for e in excerpts if e.document > 0 and e.score >= MIN_SECONDARY_COVERAGE * 0.75
-        ]
-        chosen += sorted(others, key=lambda e: -e.score)[: MAX_UNITS - len(chosen)]
+        others = [e for e in excerpts if e.document > 0 and e.coverage >= MIN_SECONDARY_COVERAGE]
+        chosen += sorted(others, key=lambda e: -e.score)[:SECONDARY_UNITS]
     chosen += _introduced(chosen, excerpts)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(chosen, key=lambda e: (e.document, e.position)):
