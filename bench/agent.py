@@ -16,9 +16,8 @@ from agent.context import Context
 from agent.graph import graph
 from agent.resources import Resources, build_resources, load_chat_model
 from bench.search import percentile
-from bench.setup import CORPORA, QUESTIONS, bench_settings
+from bench.setup import QUESTIONS, ingested_humanoid
 from ingest.evaluation import load_questions
-from ingest.pipeline import run_ingest
 from tests.fakes import stub_openai
 
 ROUNDS = 2
@@ -63,12 +62,7 @@ async def measure(resources: Resources, questions: list[str]) -> tuple[list[floa
 
 def main() -> int:
     """Print the latency numbers."""
-    docs = CORPORA / "humanoid-textbook" / "docs"
-    if not docs.is_dir():
-        print(f"no corpus at {docs}", file=sys.stderr)
-        return 1
-    settings = bench_settings(book_id="bench-humanoid-textbook")
-    run_ingest(settings, docs)
+    settings, _ = ingested_humanoid()
     questions = [
         q.question for q in load_questions(QUESTIONS / "humanoid_questions.jsonl") if not q.history
     ]

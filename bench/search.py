@@ -7,10 +7,10 @@ import statistics
 import sys
 import time
 
-from bench.setup import CORPORA, QUESTIONS, bench_settings
+from bench.setup import QUESTIONS, ingested_humanoid
 from ingest.embeddings import make_embedding_model
 from ingest.evaluation import load_questions
-from ingest.pipeline import open_index, run_ingest
+from ingest.pipeline import open_index
 from ingest.search import HybridSearcher, SearchFilters
 
 ROUNDS = 3
@@ -24,12 +24,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def main() -> int:
     """Print p50/p95 of unfiltered and filtered searches."""
-    docs = CORPORA / "humanoid-textbook" / "docs"
-    if not docs.is_dir():
-        print(f"no corpus at {docs}", file=sys.stderr)
-        return 1
-    settings = bench_settings(book_id="bench-humanoid-textbook")
-    summary = run_ingest(settings, docs)
+    settings, summary = ingested_humanoid()
     model = make_embedding_model(settings)
     searcher = HybridSearcher(open_index(settings, model), model, settings.book_id)
     queries = [q.question for q in load_questions(QUESTIONS / "humanoid_questions.jsonl")]

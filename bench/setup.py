@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from ingest.database import database_url
+from ingest.pipeline import IngestSummary, run_ingest
 from ingest.settings import Settings, get_settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -17,3 +18,16 @@ def bench_settings(**overrides: object) -> Settings:
     values: dict[str, object] = {"data_dir": BENCH_DATA, "database_url": database_url(user)}
     values.update(overrides)
     return user.model_copy(update=values)
+
+
+class CorpusMissingError(RuntimeError):
+    """The shared real-book corpora are not next to the checkout."""
+
+
+def ingested_humanoid() -> tuple[Settings, IngestSummary]:
+    """The humanoid textbook ingested into the bench's store (incremental after the first run)."""
+    docs = CORPORA / "humanoid-textbook" / "docs"
+    if not docs.is_dir():
+        raise CorpusMissingError(f"no corpus at {docs}")
+    settings = bench_settings(book_id="bench-humanoid-textbook")
+    return settings, run_ingest(settings, docs)

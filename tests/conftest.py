@@ -64,3 +64,16 @@ def corpus(name: str) -> Path:
     if not path.is_dir():
         pytest.skip(f"shared corpus {name} is not next to this checkout")
     return path
+
+
+@pytest.fixture(scope="module")
+def book(tmp_path_factory, database_url):
+    """Graph resources over a private, ingested copy of the sample book (one per module)."""
+    from agent.resources import build_resources
+    from ingest.pipeline import run_ingest
+
+    folder = tmp_path_factory.mktemp("book")
+    shutil.copytree(SAMPLE_BOOK, folder / "docs")
+    settings = settings_for(folder, database_url)
+    run_ingest(settings)
+    return build_resources(settings)

@@ -1,7 +1,5 @@
 """Every path of the graph with no LLM: real embeddings, Qdrant local mode, the sample book."""
 
-import shutil
-
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
@@ -11,20 +9,8 @@ from agent.extractive import NOT_IN_SELECTION
 from agent.graph import builder, graph
 from agent.inputs import InvalidTurnError
 from agent.prompts import REFUSAL
-from agent.resources import Resources, build_resources
-from ingest.pipeline import run_ingest
-from tests.conftest import SAMPLE_BOOK, settings_for
+from agent.resources import Resources
 from tests.fakes import CountingEmbeddings, CountingSearcher
-
-
-@pytest.fixture(scope="module")
-def book(tmp_path_factory, database_url) -> Resources:
-    """Resources over the ingested sample book, shared by the module's tests."""
-    folder = tmp_path_factory.mktemp("graph")
-    shutil.copytree(SAMPLE_BOOK, folder / "docs")
-    settings = settings_for(folder, database_url)
-    run_ingest(settings)
-    return build_resources(settings)
 
 
 def spied(resources: Resources) -> tuple[Resources, CountingSearcher, CountingEmbeddings]:

@@ -1,32 +1,18 @@
 """The graph's LLM path: LangChain fake chat models, and a stub OpenAI-compatible server."""
 
-import shutil
-
-import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
 
 from agent.context import Context
 from agent.graph import DEGRADED_NOTE, graph
 from agent.prompts import REFUSAL
-from agent.resources import Resources, build_resources, load_chat_model
-from ingest.pipeline import run_ingest
-from tests.conftest import SAMPLE_BOOK, settings_for
+from agent.resources import Resources, load_chat_model
 from tests.fakes import CountingSearcher, stub_openai
 
 TOP_K = 2
 GRADED = TOP_K * 2
 """The grader sees the top 2 x top_k candidates, one LLM call each."""
 QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
-
-
-@pytest.fixture(scope="module")
-def book(tmp_path_factory, database_url) -> Resources:
-    folder = tmp_path_factory.mktemp("graph-llm")
-    shutil.copytree(SAMPLE_BOOK, folder / "docs")
-    settings = settings_for(folder, database_url)
-    run_ingest(settings)
-    return build_resources(settings)
 
 
 def with_model(resources: Resources, model) -> Resources:  # type: ignore[no-untyped-def]
