@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from agent.text import (
     asks_for_code,
+    heading_answers_intent,
     is_block,
     is_code,
     split_units,
@@ -65,7 +66,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
         return []
     chosen: list[Excerpt] = []
     intent = structural_intent(question)
-    if intent and headings and intent.split()[-1].rstrip("s") in headings[0].lower():
+    if intent and headings and heading_answers_intent(intent, headings[0]):
         chosen = [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
     elif asks_for_code(question):
         code = [e for e in excerpts if is_code(e.text)]

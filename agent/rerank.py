@@ -18,7 +18,13 @@ signal was tried and earned weight 0) and were checked on the Redux docs.
 
 from dataclasses import dataclass, field
 
-from agent.text import asks_for_code, structural_intent, terms, topic_terms
+from agent.text import (
+    asks_for_code,
+    heading_answers_intent,
+    structural_intent,
+    terms,
+    topic_terms,
+)
 from agent.vocabulary import Vocabulary
 from ingest.search import SearchHit
 
@@ -49,7 +55,7 @@ def _intent_match(question: str, hit: SearchHit) -> float:
     heading = " ".join(hit.payload.get("heading_path", [])[1:]).lower()
     section_type = hit.payload.get("section_type")
     if wanted:
-        return 1.0 if wanted.split()[-1].rstrip("s") in heading else 0.0
+        return 1.0 if heading_answers_intent(wanted, heading) else 0.0
     if section_type == "structural":
         return -1.0
     if asks_for_code(question):

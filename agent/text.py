@@ -18,11 +18,19 @@ QUESTION_FRAMING = (
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 STRUCTURAL_INTENTS = {
-    "learning objectives": ("objective", "objectives", "be able to", "learn in", "goals"),
-    "prerequisites": ("prerequisite", "need to know", "before starting", "required knowledge"),
-    "key takeaways": ("takeaway", "takeaways", "key points", "main points", "remember", "summary"),
-    "next steps": ("next step", "next steps", "what comes next", "after this", "where do i go"),
+    "learning objectives": ("objective", "be able to", "learn in", "goals"),
+    "prerequisites": ("prerequisite", "need to know", "need before", "before starting"),
+    "key takeaways": ("takeaway", "key points", "main points", "remember", "summar", "recap"),
+    "next steps": ("next step", "comes next", "comes after", "after this", "where do i go"),
 }
+"""Structural sections a question can ask for, and the phrases that ask for them."""
+STRUCTURAL_HEADINGS = {
+    "learning objectives": ("objective", "goal", "what you will learn", "outcomes"),
+    "prerequisites": ("prerequisite", "before you begin", "requirements"),
+    "key takeaways": ("takeaway", "summary", "recap", "conclusion", "key points"),
+    "next steps": ("next step", "next section", "next module", "what's next", "next lesson"),
+}
+"""How books title each structural section."""
 CODE_INTENT = re.compile(
     r"\b(code|snippet|example|command|commands|script|launch file|how do i (write|run|launch|"
     r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
@@ -61,6 +69,12 @@ def structural_intent(question: str) -> str | None:
         if section in lowered or any(cue in lowered for cue in cues):
             return section
     return None
+
+
+def heading_answers_intent(intent: str, heading: str) -> bool:
+    """Whether a section heading is the structural section a question asks for."""
+    lowered = heading.lower()
+    return any(name in lowered for name in STRUCTURAL_HEADINGS[intent])
 
 
 def asks_for_code(question: str) -> bool:

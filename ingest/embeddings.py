@@ -74,10 +74,6 @@ class MiniLMEmbeddings(Embeddings):
         tokenizer.enable_padding()
         return tokenizer
 
-    def load(self) -> None:
-        """Load the model and tokenizer now rather than on first use."""
-        _ = self._session, self._tokenizer
-
     def _embed_batch(self, texts: list[str]) -> np.ndarray:
         encodings = self._tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
@@ -114,8 +110,6 @@ class Bm25SparseEmbeddings(SparseEmbeddings):
     Document vectors carry term-frequency weights; query vectors weigh each term 1.0. The
     collection's IDF modifier supplies the inverse document frequency at search time.
     """
-
-    model_id = "qdrant-bm25-en"
 
     def __init__(self) -> None:
         self._bm25 = qdrant_edge.Bm25(qdrant_edge.Bm25Config(language="english"))
