@@ -1,11 +1,11 @@
 """The LLM steps of the graph. Inner calls carry the tags `nostream` (which LangGraph's
 `messages` stream mode honours) and `langsmith:nostream` (LangSmith's), so only answers stream.
 
-Replies are parsed from plain text ("yes"/"no", a list of numbers) rather than tool calls, so
-any OpenAI-compatible server works, including ones without function calling.
+Replies are parsed from plain text (lists of excerpt numbers) rather than tool calls, so any
+OpenAI-compatible server works, including ones without function calling. The grader judges all
+candidates in one call, so grading costs one round trip, not one per chunk.
 """
 
-import asyncio
 import re
 from collections.abc import AsyncIterator, Sequence
 
@@ -37,15 +37,18 @@ async def condense_with_llm(
 async def grade_with_llm(
     model: BaseChatModel, prompt: str, question: str, excerpts: Sequence[str]
 ) -> list[bool]:
-    """For each excerpt, whether the LLM judges it relevant to the question."""
+    """For each excerpt, whether the LLM judges it relevant: one call for all of them."""
+    if not excerpts:
+        return []
+    reply = await _quiet(model).ainvoke(
+        [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\n{_numbered(excerpts)}")]
+    )
+    chosen = {int(n) - 1 for n in NUMBER.findall(reply.text)}
+    return [index in chosen for index in range(len(excerpts))]
 
-    async def grade(excerpt: str) -> bool:
-        reply = await _quiet(model).ainvoke(
-            [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\nExcerpt:\n{excerpt}")]
-        )
-        return reply.text.strip().lower().startswith("yes")
 
-    return list(await asyncio.gather(*(grade(excerpt) for excerpt in excerpts)))
+def _numbered(excerpts: Sequence[str]) -> str:
+    return "\n\n".join(f"[{i + 1}] {text}" for i, text in enumerate(excerpts))
 
 
 async def rewrite_with_llm(model: BaseChatModel, prompt: str, question: str) -> str:
@@ -58,9 +61,8 @@ async def rerank_with_llm(
     model: BaseChatModel, prompt: str, question: str, excerpts: Sequence[str]
 ) -> list[int]:
     """Indexes of `excerpts`, best first, as the LLM orders them; unnamed ones keep their order."""
-    numbered = "\n\n".join(f"[{i + 1}] {text}" for i, text in enumerate(excerpts))
     reply = await _quiet(model).ainvoke(
-        [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\n{numbered}")]
+        [SystemMessage(prompt), HumanMessage(f"Question: {question}\n\n{_numbered(excerpts)}")]
     )
     order: list[int] = []
     for number in NUMBER.findall(reply.text):

@@ -26,9 +26,9 @@ CONDENSE_SYSTEM = """Rewrite the reader's last question as one standalone questi
 be understood without the conversation. Resolve pronouns and ellipsis using the conversation. \
 Keep the reader's wording where possible. Reply with the question only."""
 
-GRADE_SYSTEM = """You decide whether an excerpt of a book helps answer a question. Reply with \
-one word: "yes" if the excerpt contains information that answers or directly supports an \
-answer to the question, otherwise "no"."""
+GRADE_SYSTEM = """You decide which numbered excerpts of a book help answer a question. An \
+excerpt helps if it contains information that answers or directly supports an answer. Reply \
+with the numbers of the helpful excerpts, comma-separated (e.g. "1, 3"), or "none"."""
 
 REWRITE_SYSTEM = """A search of a book found nothing relevant for the question below. Rewrite \
 it as a better search query for the same information: name the concepts explicitly and drop \

@@ -69,14 +69,14 @@ def main() -> int:
     offline = build_resources(settings)
     _, totals = asyncio.run(measure(offline, questions))
     report("offline ask, end to end", totals)
-    with stub_openai(verdict="yes", answer_chunks=["The book says", " so [1]."]) as server:
+    with stub_openai(verdict="1, 2, 3", answer_chunks=["The book says", " so [1]."]) as server:
         llm_settings = settings.model_copy(
             update={"llm_model": "openai:gpt-4o-mini", "openai_base_url": server.base_url,
                     "openai_api_key": "bench"}
         )  # fmt: skip
         with_llm = build_resources(llm_settings, load_chat_model(llm_settings))
         firsts, _ = asyncio.run(measure(with_llm, questions))
-    report("with an instant stub LLM, time to first answer token (graph + client overhead)", firsts)
+    report("with an instant stub LLM, time to first answer token (graph + client)", firsts)
     return 0
 
 

@@ -84,7 +84,7 @@ class _ChatCompletions(BaseHTTPRequestHandler):
 class StubOpenAIServer(ThreadingHTTPServer):
     """A loopback OpenAI-compatible chat server, so the real client code runs in tests."""
 
-    request_queue_size = 64  # the grader calls in parallel; the default backlog of 5 drops SYNs
+    request_queue_size = 64  # parallel clients; the default backlog of 5 drops connections
 
     def __init__(self, verdict: str, answer_chunks: list[str]) -> None:
         super().__init__(("127.0.0.1", 0), _ChatCompletions)

@@ -10,8 +10,8 @@ from agent.resources import Resources, load_chat_model
 from tests.fakes import CountingSearcher, stub_openai
 
 TOP_K = 2
-GRADED = TOP_K * 2
-"""The grader sees the top 2 x top_k candidates, one LLM call each."""
+ALL_RELEVANT = "1, 2, 3, 4"
+"""The grader's reply keeping every candidate it sees (the top 2 x top_k), in one call."""
 QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
 
 
@@ -36,9 +36,9 @@ async def run(resources: Resources, question: str = QUESTION, stream: bool = Fal
     return final, events
 
 
-async def test_grader_yes_then_answer_keeps_valid_citations_and_drops_invented_ones(book):
+async def test_grader_keeps_all_then_answer_keeps_valid_citations_and_drops_invented_ones(book):
     model = FakeListChatModel(
-        responses=["yes"] * GRADED + ["Use RELIABLE delivery [1]. Best effort drops frames [7]."]
+        responses=[ALL_RELEVANT, "Use RELIABLE delivery [1]. Best effort drops frames [7]."]
     )
     result, events = await run(with_model(book, model), stream=True)
     assert "[1]" in result["answer"] and "[7]" not in result["answer"]
@@ -49,14 +49,14 @@ async def test_grader_yes_then_answer_keeps_valid_citations_and_drops_invented_o
 
 
 async def test_grader_saying_no_rewrites_once_then_refuses(book):
-    model = FakeListChatModel(responses=["no"])
+    model = FakeListChatModel(responses=["none"])
     result, _ = await run(with_model(book, model))
     assert result["answer"].startswith(REFUSAL)
     assert result["rewrite_count"] == 1 and result["sources"] == []
 
 
 async def test_rewrite_cap_is_configurable(book):
-    model = FakeListChatModel(responses=["no"])
+    model = FakeListChatModel(responses=["none"])
     result = await graph.ainvoke(
         {"messages": [HumanMessage(QUESTION)]},
         {"configurable": {"resources": with_model(book, model)}},
@@ -66,7 +66,7 @@ async def test_rewrite_cap_is_configurable(book):
 
 
 async def test_llm_failing_before_the_first_token_degrades_to_the_extractive_answer(book):
-    model = FakeListChatModel(responses=["yes"] * GRADED + ["never shown"], error_on_chunk_number=0)
+    model = FakeListChatModel(responses=[ALL_RELEVANT, "never shown"], error_on_chunk_number=0)
     result, _ = await run(with_model(book, model))
     assert result["answer"].startswith(DEGRADED_NOTE.strip())
     assert "RELIABLE" in result["answer"] and result["sources"]
@@ -84,7 +84,7 @@ async def test_highlight_with_llm_uses_only_the_selection_and_never_searches(boo
 
 
 async def test_only_the_answer_streams_as_llm_messages(book):
-    model = FakeListChatModel(responses=["yes"] * GRADED + ["Reliable [1]."])
+    model = FakeListChatModel(responses=[ALL_RELEVANT, "Reliable [1]."])
     nodes = [
         metadata["langgraph_node"]
         async for _, metadata in graph.astream(
@@ -99,7 +99,7 @@ async def test_only_the_answer_streams_as_llm_messages(book):
 
 async def test_openai_client_against_a_stub_server_streams_a_cited_answer(book):
     chunks = ["Set reliability to ", "RELIABLE", " so DDS retransmits", " [1]", "."]
-    with stub_openai(verdict="yes", answer_chunks=chunks) as server:
+    with stub_openai(verdict="2, 1", answer_chunks=chunks) as server:
         settings = book.settings.model_copy(
             update={
                 "llm_model": "openai:gpt-4o-mini",
@@ -114,5 +114,5 @@ async def test_openai_client_against_a_stub_server_streams_a_cited_answer(book):
     assert result["answer"] == "Set reliability to RELIABLE so DDS retransmits [1]."
     assert result["sources"][0]["heading"] == "Quality of Service"
     streamed = [r for r in server.requests if r.get("stream")]
-    assert len(streamed) == 1 and len(server.requests) == 1 + GRADED
+    assert len(streamed) == 1 and len(server.requests) == 2  # one grading call, one answer
     assert "Quality of Service" in streamed[0]["messages"][0]["content"]
