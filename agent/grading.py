@@ -56,14 +56,15 @@ def unknown_share(question: str, vocabulary: Vocabulary) -> float:
     return unknown / total if total else 0.0
 
 
-def grade_offline(
-    question: str, ranked: list[Ranked], vocabulary: Vocabulary, thresholds: GradeThresholds
-) -> list[Ranked]:
-    """The candidates that support an answer to `question`, best first (may be empty)."""
-    if unknown_names(question, vocabulary):
-        return []
-    if unknown_share(question, vocabulary) > thresholds.max_unknown_share:
-        return []
+def off_book(question: str, vocabulary: Vocabulary, thresholds: GradeThresholds) -> bool:
+    """Whether the question is about something the book never covers, whatever is retrieved."""
+    return bool(unknown_names(question, vocabulary)) or (
+        unknown_share(question, vocabulary) > thresholds.max_unknown_share
+    )
+
+
+def grade_offline(ranked: list[Ranked], thresholds: GradeThresholds) -> list[Ranked]:
+    """The candidates that support an answer, best first (may be empty)."""
     return [
         r
         for r in ranked

@@ -24,7 +24,7 @@ from agent import extractive, llm
 from agent.citations import CitationFilter
 from agent.condense import condense_rules, topic_words
 from agent.context import Context, context_of
-from agent.grading import GradeThresholds, grade_offline
+from agent.grading import GradeThresholds, grade_offline, off_book
 from agent.inputs import validate_turn
 from agent.prompts import REFUSAL
 from agent.rerank import rerank as rerank_candidates
@@ -169,8 +169,10 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     else:
         vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
         thresholds = GradeThresholds(ctx.min_text_coverage, ctx.min_dense, ctx.max_unknown_share)
+        if off_book(question, vocabulary, thresholds):
+            return {"documents": [], "refusal_reason": "off_book"}  # rewording cannot help
         ranked = rerank_candidates(question, [hit_from(c) for c in candidates], vocabulary)
-        passing = {r.hit.id for r in grade_offline(question, ranked, vocabulary, thresholds)}
+        passing = {r.hit.id for r in grade_offline(ranked, thresholds)}
         kept = [c for c in candidates if c["id"] in passing]
     documents = await asyncio.to_thread(
         expand_fragments, kept[: ctx.top_k], resources.searcher.index
@@ -179,9 +181,14 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
-    """Answer if anything relevant was found; else rewrite once (bounded), then refuse."""
+    """Answer if anything relevant was found; else rewrite once (bounded), then refuse.
+
+    An off-book question is refused at once: no rewording makes the book cover it.
+    """
     if state.get("documents"):
         return "answer"
+    if state.get("refusal_reason"):
+        return "refuse"
     if state.get("rewrite_count", 0) < context_of(runtime).max_rewrites:
         return "rewrite"
     return "refuse"
@@ -278,7 +285,8 @@ async def refuse(state: State) -> dict[str, Any]:
     text = REFUSAL
     if nearest:
         text += " The closest chapters are: " + "; ".join(t for t in nearest if t) + "."
-    return {**_final(_emit_answer([text], []), []), "refusal_reason": "not_in_book"}
+    reason = state.get("refusal_reason") or "not_found"
+    return {**_final(_emit_answer([text], []), []), "refusal_reason": reason}
 
 
 builder = StateGraph(State, context_schema=Context, input_schema=InputState)

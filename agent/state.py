@@ -46,7 +46,8 @@ class State(InputState, total=False):
     sources: list[Source]
     """The sections the answer cites."""
     refusal_reason: str | None
-    """Why the turn was refused (set only on refusal)."""
+    """Why the turn was refused: `off_book` (it asks about what the book never mentions) or
+    `not_found` (nothing relevant, even after rewording)."""
     source_context: str | None
     """For a highlight answer: the selected text it was answered from."""
 

@@ -66,8 +66,17 @@ async def test_answer_streams_tokens_then_exactly_one_sources_event(book):
 async def test_off_book_questions_are_refused_without_citations(book, question):
     result = await ask(book, question)
     assert result["answer"].startswith(REFUSAL)
-    assert result["sources"] == [] and result["refusal_reason"] == "not_in_book"
-    assert result["rewrite_count"] == 1
+    assert result["sources"] == [] and result["refusal_reason"] == "off_book"
+    assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
+
+
+async def test_nothing_relevant_is_reworded_once_then_refused(book):
+    result = await ask(
+        book, "What does nvblox produce from depth images?", filters={"module": "ros2"}
+    )
+    assert result["answer"].startswith(REFUSAL)
+    assert result["refusal_reason"] == "not_found" and result["rewrite_count"] == 1
+    assert result["sources"] == []
 
 
 async def test_highlight_answers_only_from_the_selection_and_never_searches(book):

@@ -62,7 +62,7 @@ async def test_rewrite_cap_is_configurable(book):
         {"configurable": {"resources": with_model(book, model)}},
         context=Context(top_k=TOP_K, max_rewrites=0),
     )
-    assert result["rewrite_count"] == 0 and result["refusal_reason"] == "not_in_book"
+    assert result["rewrite_count"] == 0 and result["refusal_reason"] == "not_found"
 
 
 async def test_llm_failing_before_the_first_token_degrades_to_the_extractive_answer(book):
