@@ -1,6 +1,8 @@
 """Test doubles for what cannot run here (an LLM), and spies that wrap real parts."""
 
+import hashlib
 import json
+import math
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,7 +40,7 @@ class CountingSearcher(HybridSearcher):
 
 
 class _ChatCompletions(BaseHTTPRequestHandler):
-    """`POST /v1/chat/completions` of an OpenAI-compatible server with canned replies.
+    """`POST /v1/chat/completions` and `/v1/embeddings` of an OpenAI-compatible server.
 
     Non-streaming calls (the grader) get `server.verdict`; streaming calls (the answer) get
     `server.answer_chunks` as server-sent events, one chunk per event.
@@ -53,6 +55,9 @@ class _ChatCompletions(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length", 0))
         body = json.loads(self.rfile.read(length))
         self.server.requests.append(body)
+        if self.path.endswith("/embeddings"):
+            self._send_json(_embeddings_reply(body))
+            return
         model = body.get("model", "stub")
         if not body.get("stream"):
             reply = {
@@ -61,12 +66,7 @@ class _ChatCompletions(BaseHTTPRequestHandler):
                              "message": {"role": "assistant", "content": self.server.verdict}}],
                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
             }  # fmt: skip
-            data = json.dumps(reply).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            self._send_json(reply)
             return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -79,6 +79,32 @@ class _ChatCompletions(BaseHTTPRequestHandler):
             self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
             self.wfile.flush()
         self.wfile.write(b"data: [DONE]\n\n")
+
+    def _send_json(self, reply: dict) -> None:
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+STUB_EMBEDDING_DIMENSION = 8
+
+
+def _embeddings_reply(body: dict) -> dict:
+    """`POST /v1/embeddings`: a deterministic unit vector per input, from the text's hash."""
+    texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+    data = []
+    for index, text in enumerate(texts):
+        digest = hashlib.sha256(str(text).encode()).digest()
+        vector = [byte - 127.5 for byte in digest[:STUB_EMBEDDING_DIMENSION]]
+        norm = math.sqrt(sum(v * v for v in vector))
+        data.append(
+            {"object": "embedding", "index": index, "embedding": [v / norm for v in vector]}
+        )
+    return {"object": "list", "data": data, "model": body.get("model", "stub"),
+            "usage": {"prompt_tokens": 1, "total_tokens": 1}}  # fmt: skip
 
 
 class StubOpenAIServer(ThreadingHTTPServer):
