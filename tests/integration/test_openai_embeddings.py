@@ -1,5 +1,7 @@
 """The production embedding path: `EMBEDDINGS=openai:...` against an OpenAI-compatible stub."""
 
+import uuid
+
 from ingest.embeddings import make_embedding_model
 from ingest.pipeline import open_index, run_ingest
 from ingest.search import HybridSearcher
@@ -7,9 +9,10 @@ from tests.fakes import STUB_EMBEDDING_DIMENSION, stub_openai
 
 
 def test_ingest_and_search_with_openai_compatible_embeddings(make_settings, sample_docs):
+    name = f"stub-embedder-{uuid.uuid4().hex[:8]}"  # a new model: the shared cache knows nothing
     with stub_openai(verdict="", answer_chunks=[]) as server:
         settings = make_settings(
-            embeddings="openai:stub-embedder",
+            embeddings=f"openai:{name}",
             embeddings_dimension=STUB_EMBEDDING_DIMENSION,
             openai_base_url=server.base_url,
             openai_api_key="test-key",
@@ -19,7 +22,7 @@ def test_ingest_and_search_with_openai_compatible_embeddings(make_settings, samp
         index = open_index(settings, model)
         hits = HybridSearcher(index, model, settings.book_id).search("Quality of Service QoS", k=3)
         again = run_ingest(settings)
-    assert index.name == "test-book--openai-stub-embedder-8"
+    assert index.name == f"test-book--openai-{name}-{STUB_EMBEDDING_DIMENSION}"
     assert summary.embedded == summary.total_chunks > 0
     assert again.embedded == 0 and again.upserted == 0
     embedded_inputs = sum(len(r["input"]) for r in server.requests if "input" in r)
