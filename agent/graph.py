@@ -29,7 +29,7 @@ from agent.inputs import validate_turn
 from agent.prompts import REFUSAL
 from agent.rerank import rerank as rerank_candidates
 from agent.resources import current_resources
-from agent.sources import expand_fragments, hit_from, number_sources
+from agent.sources import candidate_from, expand_fragments, hit_from, number_sources
 from agent.state import AfterGrade, InputState, Route, Source, State
 from agent.text import structural_intent
 from agent.vocabulary import book_vocabulary
@@ -103,55 +103,40 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Hybrid search with the reader's filters; structural questions also search by section."""
+    ctx = context_of(runtime)
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
     filters = SearchFilters.model_validate(state.get("filters") or {})
     queries = [question]
     intent = structural_intent(question)
-    if intent and context_of(runtime).structural_expansion:
+    if intent and ctx.structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
     found: dict[str, dict[str, Any]] = {}
     for query in queries:
-        hits = await asyncio.to_thread(
-            searcher.search, query, context_of(runtime).candidates, filters
-        )
+        hits = await asyncio.to_thread(searcher.search, query, ctx.candidates, filters)
         for hit in hits:
             if hit.id not in found or found[hit.id]["score"] < hit.score:
-                found[hit.id] = {
-                    "id": hit.id,
-                    "score": hit.score,
-                    "dense_score": hit.dense_score,
-                    "payload": hit.payload,
-                }
+                found[hit.id] = candidate_from(hit)
     ordered = sorted(found.values(), key=lambda c: c["score"], reverse=True)
     return {"candidates": ordered}
 
 
 async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Put the section that answers first; optionally let the LLM order the top ones."""
-    if context_of(runtime).reranker == "none":
+    ctx = context_of(runtime)
+    if ctx.reranker == "none":
         return {}
     resources = await current_resources()
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
     model = resources.chat_model
-    if context_of(runtime).reranker == "llm" and model is not None and ranked:
-        top = ranked[: context_of(runtime).top_k * 2]
+    if ctx.reranker == "llm" and model is not None and ranked:
+        top = ranked[: ctx.top_k * 2]
         texts = [r.hit.payload.get("text", "") for r in top]
-        order = await llm.rerank_with_llm(model, context_of(runtime).rerank_prompt, question, texts)
+        order = await llm.rerank_with_llm(model, ctx.rerank_prompt, question, texts)
         ranked = [top[i] for i in order] + ranked[len(top) :]
-    candidates = [
-        {
-            "id": r.hit.id,
-            "score": r.hit.score,
-            "dense_score": r.hit.dense_score,
-            "rerank_score": r.score,
-            "signals": r.signals,
-            "payload": r.hit.payload,
-        }
-        for r in ranked
-    ]
+    candidates = [candidate_from(r.hit, rerank_score=r.score, signals=r.signals) for r in ranked]
     return {"candidates": candidates}
 
 

@@ -7,6 +7,17 @@ from ingest.search import SearchHit
 from ingest.store import BookIndex
 
 
+def candidate_from(hit: SearchHit, **extra: Any) -> dict[str, Any]:
+    """A search hit as the state carries it (plain data, so checkpoints can store it)."""
+    return {
+        "id": hit.id,
+        "score": hit.score,
+        "dense_score": hit.dense_score,
+        "payload": hit.payload,
+        **extra,
+    }
+
+
 def hit_from(candidate: dict[str, Any]) -> SearchHit:
     """A candidate dict of the state back as a search hit."""
     return SearchHit(

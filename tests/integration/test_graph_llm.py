@@ -116,3 +116,21 @@ async def test_openai_client_against_a_stub_server_streams_a_cited_answer(book):
     streamed = [r for r in server.requests if r.get("stream")]
     assert len(streamed) == 1 and len(server.requests) == 2  # one grading call, one answer
     assert "Quality of Service" in streamed[0]["messages"][0]["content"]
+
+
+async def test_llm_reranker_reorders_the_top_candidates(book):
+    from agent.graph import query_graph
+
+    inputs = {"messages": [HumanMessage(QUESTION)]}
+    heuristic = await query_graph.ainvoke(
+        inputs, {"configurable": {"resources": book}}, context=Context(top_k=TOP_K)
+    )
+    model = FakeListChatModel(responses=["2, 1"])
+    listwise = await query_graph.ainvoke(
+        inputs,
+        {"configurable": {"resources": with_model(book, model)}},
+        context=Context(top_k=TOP_K, reranker="llm"),
+    )
+    before = [c["id"] for c in heuristic["candidates"]]
+    after = [c["id"] for c in listwise["candidates"]]
+    assert after[:2] == [before[1], before[0]] and after[2:] == before[2:]
