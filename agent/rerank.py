@@ -50,6 +50,16 @@ class Ranked:
     signals: dict[str, float] = field(default_factory=dict)
 
 
+def _page_names(payload: dict) -> str:
+    """What a page is called: title, H1 and sidebar label, which books do not keep equal."""
+    names = [
+        payload.get("title"),
+        *payload.get("heading_path", [])[:1],
+        payload.get("sidebar_label"),
+    ]
+    return " ".join(str(name) for name in names if name)
+
+
 def _intent_match(question: str, hit: SearchHit) -> float:
     wanted = structural_intent(question)
     heading = " ".join(hit.payload.get("heading_path", [])[1:]).lower()
@@ -80,7 +90,7 @@ def rerank(
         signals = {
             "fused": hit.score / top_fused,
             "dense": hit.dense_score,
-            "title": vocabulary.coverage(wanted, terms(payload.get("title", ""))),
+            "title": vocabulary.coverage(wanted, terms(_page_names(payload))),
             "heading": vocabulary.coverage(wanted, terms(" ".join(headings))),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             "intent": _intent_match(question, hit),

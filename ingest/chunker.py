@@ -26,7 +26,7 @@ from ingest.settings import Settings
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 1
+CHUNKER_VERSION = 2
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
 STRUCTURAL_HEADINGS = re.compile(
     r"learning objectives?|objectives|key takeaways?|takeaways|prerequisites?|next steps?"
@@ -118,6 +118,7 @@ def _page_fields(doc: Document, settings: Settings) -> dict[str, Any]:
         "doc_id": doc.doc_id,
         "file_path": doc.file_path,
         "title": doc.title,
+        "sidebar_label": meta.get("sidebar_label"),
         "page_url": doc.page_url,
         "description": meta.get("description"),
         "module": meta.get("module"),
