@@ -3,8 +3,8 @@
 No cross-encoder can be installed offline, so candidates from hybrid retrieval are rescored by
 - `fused`: Qdrant's reciprocal-rank fusion score (dense + BM25 agreement),
 - `dense`: cosine of question and chunk embeddings,
-- `title`: IDF-weighted share of the question's topic terms found in the page title (names the
-  lesson a question is about),
+- `title`: IDF-weighted share of the question's topic terms found in the page's names (title,
+  H1, sidebar label: how a question names the lesson it is about),
 - `heading`: the same share over the section's own headings and the subsections it holds (a
   section titled with the asked term is usually the one that answers it),
 - `text`: the same share over the chunk's text,
