@@ -111,14 +111,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     intent = structural_intent(question)
     if intent and ctx.structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
-    found: dict[str, dict[str, Any]] = {}
-    for query in queries:
-        hits = await asyncio.to_thread(searcher.search, query, ctx.candidates, filters)
-        for hit in hits:
-            if hit.id not in found or found[hit.id]["score"] < hit.score:
-                found[hit.id] = candidate_from(hit)
-    ordered = sorted(found.values(), key=lambda c: c["score"], reverse=True)
-    return {"candidates": ordered}
+    hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
+    return {"candidates": [candidate_from(hit) for hit in hits]}
 
 
 async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -100,21 +100,30 @@ class HybridSearcher:
 
     def search(
         self,
-        query: str,
+        query: str | list[str],
         k: int = 5,
         filters: SearchFilters | None = None,
         candidates: int = 40,
     ) -> list[SearchHit]:
-        """Top `k` chunks: `candidates` from each of dense and BM25, fused by reciprocal rank."""
+        """Top `k` chunks: `candidates` from each of dense and BM25, fused by reciprocal rank.
+
+        Several query texts (a question and its rewordings) are searched in one Qdrant call:
+        each adds its own dense and BM25 candidates to the same fusion.
+        """
         if not self.index.exists():
             return []
-        dense = self.model.embeddings.embed_query(query)
-        sparse = self.sparse.embed_query(query)
+        texts = [query] if isinstance(query, str) else query
+        vectors = (
+            self.model.embeddings.embed_documents(texts)
+            if len(texts) > 1
+            else [self.model.embeddings.embed_query(texts[0])]
+        )
         query_filter = build_filter(self.book_id, filters)
         limit = max(k, candidates)
-        response = self.index.client.query_points(
-            self.index.name,
-            prefetch=[
+        prefetch = []
+        for text, dense in zip(texts, vectors, strict=True):
+            sparse = self.sparse.embed_query(text)
+            prefetch += [
                 models.Prefetch(query=dense, using=DENSE_VECTOR, limit=limit, filter=query_filter),
                 models.Prefetch(
                     query=models.SparseVector(indices=sparse.indices, values=sparse.values),
@@ -122,14 +131,17 @@ class HybridSearcher:
                     limit=limit,
                     filter=query_filter,
                 ),
-            ],
+            ]
+        response = self.index.client.query_points(
+            self.index.name,
+            prefetch=prefetch,
             query=models.FusionQuery(fusion=models.Fusion.RRF),
             query_filter=query_filter,
             limit=k,
             with_payload=True,
             with_vectors=[DENSE_VECTOR],
         )
-        query_vector = np.asarray(dense, dtype=np.float32)
+        query_vector = np.asarray(vectors[0], dtype=np.float32)
         return [
             SearchHit(str(p.id), p.score, p.payload or {}, _cosine(query_vector, p.vector))
             for p in response.points

@@ -76,3 +76,12 @@ def test_other_book_id_sees_nothing(searcher):
 def test_invalid_filters_are_rejected_with_a_reason(bad):
     with pytest.raises(ValidationError):
         SearchFilters(**bad)
+
+
+def test_several_query_texts_are_fused_in_one_search(searcher):
+    qos = searcher.search("Which QoS policies make delivery reliable?", k=1)[0]
+    urdf = searcher.search("Which joint types does URDF have?", k=1)[0]
+    both = searcher.search(
+        ["Which QoS policies make delivery reliable?", "Which joint types does URDF have?"], k=4
+    )
+    assert {qos.id, urdf.id} <= {hit.id for hit in both}
