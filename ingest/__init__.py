@@ -1,0 +1,1 @@
+"""Turning a Docusaurus book into searchable Qdrant points, and searching them."""
