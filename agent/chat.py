@@ -1,17 +1,26 @@
-"""One chat turn end to end: load the session's window, run the graph, store the turn."""
+"""One chat turn end to end: load the session's window, run the graph, store the turn.
 
-from collections.abc import Callable
+The command line and the HTTP service both answer through `stream_turn`, so a turn is stored
+the same way everywhere: the question and the final answer (with its sources) when the graph
+completes, or both marked `failed` when it does not (an error, a dropped client). Failed
+messages never enter a later context window.
+"""
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any, cast
 
 from langchain_core.messages import AnyMessage, HumanMessage
+from psycopg_pool import AsyncConnectionPool
 
 from agent.context import Context
 from agent.graph import graph
 from agent.resources import Resources
-from agent.sessions import open_session, recent_messages, record_turn, session_uuid
-from agent.state import InputState
-from ingest.database import aconnect
+from agent.sessions import recent_messages, record_turn, start_turn
+from agent.state import InputState, Source
 
 
 @dataclass
@@ -19,33 +28,62 @@ class Turn:
     """What a reader asks in one turn."""
 
     question: str
-    session: str | None = None
-    """Conversation name or UUID; None for a one-off question with no history."""
+    session_id: uuid.UUID | None = None
+    """An existing session; None for a one-off question with no history."""
     selected_text: str | None = None
     filters: dict[str, Any] = field(default_factory=dict)
 
 
-async def run_turn(
+@dataclass(frozen=True)
+class TurnResult:
+    """The outcome of a completed turn."""
+
+    answer: str
+    sources: list[Source]
+    refusal_reason: str | None
+    chunks_used: int
+    source_context: str | None
+    session_id: uuid.UUID | None
+    message_id: int | None
+    """The stored assistant message (the target of feedback); None without a session."""
+    session_expired: bool
+    """The session had expired, so this turn started a fresh context window."""
+
+    @property
+    def refused(self) -> bool:
+        """The book does not cover the question."""
+        return self.refusal_reason is not None
+
+
+async def stream_turn(
     turn: Turn,
     resources: Resources,
-    on_token: Callable[[str], None] = lambda _: None,
+    pool: AsyncConnectionPool | None = None,
     context: Context | None = None,
-) -> dict[str, Any]:
-    """Answer a turn, streaming answer text to `on_token`; returns the graph's final state."""
+) -> AsyncIterator[str | TurnResult]:
+    """Answer a turn: yields answer text as it is produced, then one `TurnResult`.
+
+    With a session, `pool` must be given; an unknown session raises `UnknownSessionError`.
+    A connection is held only while reading or writing the session, never while answering.
+    """
     context = context or Context()
-    conn = await aconnect(resources.settings) if turn.session else None
-    try:
-        history: list[AnyMessage] = []
-        session = session_uuid(turn.session) if turn.session else None
-        if conn and session:
-            await open_session(conn, session, resources.settings.book_id)
+    history: list[AnyMessage] = []
+    expired = False
+    session = turn.session_id if pool is not None else None
+    if pool is not None and session is not None:
+        expiry = timedelta(hours=resources.settings.session_expiry_hours)
+        async with pool.connection() as conn:
+            started = await start_turn(conn, session, resources.settings.book_id, expiry)
             history = await recent_messages(conn, session, context.history_window)
-        state: InputState = {
-            "messages": [*history, HumanMessage(turn.question)],
-            "selected_text": turn.selected_text,
-            "filters": turn.filters,
-        }
-        final: dict[str, Any] = {}
+        expired = started.expired
+    state: InputState = {
+        "messages": [*history, HumanMessage(turn.question)],
+        "selected_text": turn.selected_text,
+        "filters": turn.filters,
+    }
+    shown: list[str] = []
+    final: dict[str, Any] = {}
+    try:
         stream = graph.astream(
             state,
             {"configurable": {"resources": resources}},
@@ -55,13 +93,52 @@ async def run_turn(
         async for mode, payload in stream:  # (mode, event) pairs: two stream modes
             payload = cast(dict[str, Any], payload)
             if mode == "custom" and payload["event"] == "token":
-                on_token(payload["text"])
+                shown.append(payload["text"])
+                yield payload["text"]
             elif mode == "values":
                 final = payload
-        if conn and session:
-            sources = final.get("sources", [])
-            await record_turn(conn, session, turn.question, final.get("answer", ""), sources)
-        return final
-    finally:
-        if conn:
-            await conn.close()
+    except BaseException:  # errors, cancellation and a consumer that stops early alike
+        if pool is not None and session is not None:
+            failed = _record(pool, session, turn.question, "".join(shown), [], "failed")
+            await asyncio.shield(failed)
+        raise
+    sources = final.get("sources", [])
+    message_id = None
+    if pool is not None and session is not None:
+        message_id = await _record(pool, session, turn.question, final["answer"], sources)
+    yield TurnResult(
+        answer=final["answer"],
+        sources=sources,
+        refusal_reason=final.get("refusal_reason"),
+        chunks_used=len(final.get("documents") or []),
+        source_context=final.get("source_context"),
+        session_id=session,
+        message_id=message_id,
+        session_expired=expired,
+    )
+
+
+async def _record(
+    pool: AsyncConnectionPool,
+    session: uuid.UUID,
+    question: str,
+    answer: str,
+    sources: list[Source],
+    status: str = "complete",
+) -> int:
+    async with pool.connection() as conn:
+        recorded = await record_turn(conn, session, question, answer, sources, status)
+    return recorded.answer_id
+
+
+async def run_turn(
+    turn: Turn,
+    resources: Resources,
+    pool: AsyncConnectionPool | None = None,
+    context: Context | None = None,
+) -> TurnResult:
+    """Answer a turn without streaming."""
+    async for event in stream_turn(turn, resources, pool, context):
+        if isinstance(event, TurnResult):
+            return event
+    raise RuntimeError("the graph finished without a result")

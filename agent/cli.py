@@ -7,9 +7,9 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -28,6 +28,10 @@ from ingest.pipeline import open_index, run_ingest
 from ingest.search import HybridSearcher, SearchFilters, SearchHit
 from ingest.settings import Settings, get_settings
 from ingest.store import StoreLockedError
+
+if TYPE_CHECKING:
+    from agent.chat import TurnResult
+    from agent.resources import Resources
 
 USER_ERRORS = (
     InvalidTurnError,
@@ -132,24 +136,59 @@ def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question from the book, streaming the answer, then list its sources."""
     import asyncio
 
-    from agent.chat import Turn, run_turn
     from agent.resources import build_resources, load_chat_model
     from agent.sources import format_source
 
     settings = _settings(args)
     resources = build_resources(settings, load_chat_model(settings))
-    turn = Turn(
-        args.question,
-        args.session,
-        args.selected_text,
-        _filters(args).model_dump(exclude_none=True),
-    )
-    final = asyncio.run(run_turn(turn, resources, lambda text: print(text, end="", flush=True)))
+    result = asyncio.run(_ask(args, resources))
     print()
-    if final.get("sources"):
+    if result.session_expired:
+        print("\n(The session had expired: this answer started a fresh conversation.)")
+    if result.sources:
         print("\nSources:")
-        for source in final["sources"]:
+        for source in result.sources:
             print(f"  [{source['n']}] {format_source(source)}")
+    return 0
+
+
+async def _ask(args: argparse.Namespace, resources: "Resources") -> "TurnResult":
+    import asyncio
+
+    from agent.chat import Turn, stream_turn
+    from agent.sessions import open_session, session_uuid
+    from ingest.database import open_pool
+
+    session = session_uuid(args.session) if args.session else None
+    filters = _filters(args).model_dump(exclude_none=True)
+    turn = Turn(args.question, session, args.selected_text, filters)
+    if session is None:
+        return await _print_turn(stream_turn(turn, resources))
+    await asyncio.to_thread(lambda: connect(resources.settings).close())  # migrations
+    async with await open_pool(resources.settings, max_size=1) as pool:
+        async with pool.connection() as conn:
+            await open_session(conn, session, resources.settings.book_id)
+        return await _print_turn(stream_turn(turn, resources, pool))
+
+
+async def _print_turn(events: "AsyncIterator[str | TurnResult]") -> "TurnResult":
+    from agent.chat import TurnResult
+
+    async for event in events:
+        if isinstance(event, TurnResult):
+            return event
+        print(event, end="", flush=True)
+    raise RuntimeError("the graph finished without a result")
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the chat and REST API over HTTP."""
+    import uvicorn
+
+    from agent.service.app import create_app
+
+    app = create_app(_settings(args))
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
 
@@ -231,6 +270,13 @@ def build_parser() -> argparse.ArgumentParser:
     ask.add_argument("--book-id")
     _add_filter_options(ask)
     ask.set_defaults(handler=cmd_ask)
+
+    serve = commands.add_parser("serve", help="serve the chat and REST API")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--log-level", default="info")
+    serve.add_argument("--book-id")
+    serve.set_defaults(handler=cmd_serve)
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(handler=cmd_migrate)

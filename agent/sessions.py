@@ -1,14 +1,44 @@
-"""Conversation history in Postgres: the window of recent messages that feeds the graph."""
+"""Conversations in Postgres: sessions, their messages, and the window that feeds the graph.
+
+A session that has been inactive longer than its expiry keeps its id and its stored messages,
+but its context window restarts: the next turn sees none of the earlier messages.
+"""
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 from psycopg import AsyncConnection
+from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
+from agent.state import Source
+
 SESSION_NAMESPACE = uuid.UUID("0b7d2f0e-5c41-4d7a-9a55-3f1f7b0c2a6e")
+
+
+class UnknownSessionError(LookupError):
+    """No session of this book has that id."""
+
+
+@dataclass(frozen=True)
+class SessionTurnStart:
+    """A session about to take a turn."""
+
+    id: uuid.UUID
+    expired: bool
+    """The session had been inactive past its expiry, so its context window restarted."""
+
+
+@dataclass(frozen=True)
+class RecordedTurn:
+    """Ids of the two messages a turn stored."""
+
+    question_id: int
+    answer_id: int
 
 
 def session_uuid(name: str) -> uuid.UUID:
@@ -19,23 +49,65 @@ def session_uuid(name: str) -> uuid.UUID:
         return uuid.uuid5(SESSION_NAMESPACE, name)
 
 
-async def open_session(conn: AsyncConnection, session_id: uuid.UUID, book_id: str) -> None:
-    """Create the session if it is new, and mark it active."""
-    await conn.execute(
+async def create_session(conn: AsyncConnection, book_id: str) -> dict[str, Any]:
+    """A new empty session: its id and timestamps."""
+    cursor = conn.cursor(row_factory=dict_row)
+    await cursor.execute(
         "INSERT INTO sessions (id, book_id) VALUES (%s, %s)"
-        " ON CONFLICT (id) DO UPDATE SET last_active_at = now()",
+        " RETURNING id, created_at, last_active_at",
+        (uuid.uuid4(), book_id),
+    )
+    row = await cursor.fetchone()
+    assert row is not None  # INSERT ... RETURNING always returns the row
+    return row
+
+
+async def open_session(conn: AsyncConnection, session_id: uuid.UUID, book_id: str) -> None:
+    """Create the session if it is new (named sessions of the command line)."""
+    await conn.execute(
+        "INSERT INTO sessions (id, book_id) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
         (session_id, book_id),
     )
+
+
+async def session_exists(conn: AsyncConnection, session_id: uuid.UUID, book_id: str) -> None:
+    """Raise `UnknownSessionError` unless the book has this session."""
+    cursor = await conn.execute(
+        "SELECT 1 FROM sessions WHERE id = %s AND book_id = %s", (session_id, book_id)
+    )
+    if await cursor.fetchone() is None:
+        raise UnknownSessionError(f"no session {session_id}; create one with POST /sessions")
+
+
+async def start_turn(
+    conn: AsyncConnection, session_id: uuid.UUID, book_id: str, expiry: timedelta
+) -> SessionTurnStart:
+    """Mark the session active, restarting its window if it expired; unknown: an error."""
+    cursor = await conn.execute(
+        "WITH previous AS ("
+        "  SELECT id, last_active_at < now() - %s AS expired FROM sessions"
+        "  WHERE id = %s AND book_id = %s FOR UPDATE"
+        ") UPDATE sessions SET last_active_at = now(),"
+        "  window_started_at = CASE WHEN previous.expired THEN now() ELSE window_started_at END"
+        " FROM previous WHERE sessions.id = previous.id RETURNING previous.expired",
+        (expiry, session_id, book_id),
+    )
+    row = await cursor.fetchone()
+    if row is None:
+        raise UnknownSessionError(f"no session {session_id}; create one with POST /sessions")
+    return SessionTurnStart(session_id, bool(row[0]))
 
 
 async def recent_messages(
     conn: AsyncConnection, session_id: uuid.UUID, limit: int
 ) -> list[AnyMessage]:
-    """The session's last `limit` complete messages, oldest first."""
+    """The last `limit` complete messages of the session's current window, oldest first."""
     cursor = await conn.execute(
         "SELECT role, content FROM ("
-        "  SELECT id, role, content FROM messages"
-        "  WHERE session_id = %s AND status = 'complete' ORDER BY id DESC LIMIT %s"
+        "  SELECT m.id, m.role, m.content FROM messages m JOIN sessions s ON s.id = m.session_id"
+        "  WHERE m.session_id = %s AND m.status = 'complete'"
+        "    AND m.created_at >= s.window_started_at"
+        "  ORDER BY m.id DESC LIMIT %s"
         ") AS recent ORDER BY id",
         (session_id, limit),
     )
@@ -48,17 +120,52 @@ async def record_turn(
     session_id: uuid.UUID,
     question: str,
     answer: str,
-    sources: Sequence[dict[str, Any]],
+    sources: Sequence[Source],
     status: str = "complete",
-) -> None:
+) -> RecordedTurn:
     """Store a question and its answer (or a failed turn) together."""
     async with conn.transaction():
-        await conn.execute(
-            "INSERT INTO messages (session_id, role, content, status) VALUES (%s, 'user', %s, %s)",
+        asked = await conn.execute(
+            "INSERT INTO messages (session_id, role, content, status)"
+            " VALUES (%s, 'user', %s, %s) RETURNING id",
             (session_id, question, status),
         )
-        await conn.execute(
+        answered = await conn.execute(
             "INSERT INTO messages (session_id, role, content, sources, status)"
-            " VALUES (%s, 'assistant', %s, %s, %s)",
+            " VALUES (%s, 'assistant', %s, %s, %s) RETURNING id",
             (session_id, answer, Jsonb(list(sources)), status),
         )
+        question_row, answer_row = await asked.fetchone(), await answered.fetchone()
+    assert question_row is not None and answer_row is not None
+    return RecordedTurn(question_row[0], answer_row[0])
+
+
+async def session_view(
+    conn: AsyncConnection, session_id: uuid.UUID, book_id: str, expiry: timedelta
+) -> dict[str, Any]:
+    """The session with all its messages (newest last) and any feedback on them."""
+    cursor = conn.cursor(row_factory=dict_row)
+    await cursor.execute(
+        "SELECT id AS session_id, created_at, last_active_at,"
+        " last_active_at < now() - %s AS expired FROM sessions WHERE id = %s AND book_id = %s",
+        (expiry, session_id, book_id),
+    )
+    session = await cursor.fetchone()
+    if session is None:
+        raise UnknownSessionError(f"no session {session_id}")
+    await cursor.execute(
+        "SELECT m.id, m.role, m.content, m.sources, m.status, m.created_at,"
+        " f.score AS feedback_score FROM messages m LEFT JOIN feedback f ON f.message_id = m.id"
+        " WHERE m.session_id = %s ORDER BY m.id",
+        (session_id,),
+    )
+    return {**session, "messages": await cursor.fetchall()}
+
+
+async def delete_session(conn: AsyncConnection, session_id: uuid.UUID, book_id: str) -> None:
+    """Delete the session and (by cascade) its messages and their feedback."""
+    cursor = await conn.execute(
+        "DELETE FROM sessions WHERE id = %s AND book_id = %s", (session_id, book_id)
+    )
+    if cursor.rowcount == 0:
+        raise UnknownSessionError(f"no session {session_id}")

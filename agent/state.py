@@ -1,9 +1,10 @@
 """The graph's state: what a turn brings in, what the nodes work on, and what they decide."""
 
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+from typing_extensions import TypedDict  # pydantic reads it on Python 3.11 (the API's schemas)
 
 
 class Source(TypedDict):

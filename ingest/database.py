@@ -1,9 +1,11 @@
 """Postgres connections: `DATABASE_URL` when set, else an embedded server in the data dir."""
 
+import asyncio
 from functools import lru_cache
 from pathlib import Path
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 from ingest.migrations import apply_migrations
 from ingest.settings import Settings
@@ -46,12 +48,22 @@ def connect(settings: Settings) -> psycopg.Connection:
     return conn
 
 
-async def aconnect(settings: Settings) -> psycopg.AsyncConnection:
-    """An autocommit async connection with every migration applied."""
-    connect(settings).close()  # applies pending migrations (once per process is cheap)
-    try:
-        return await psycopg.AsyncConnection.connect(
-            database_url(settings), autocommit=True, connect_timeout=10
-        )
-    except psycopg.OperationalError as error:
-        raise DatabaseUnavailableError(f"cannot connect to Postgres: {error}".strip()) from error
+async def open_pool(settings: Settings, max_size: int | None = None) -> AsyncConnectionPool:
+    """An async pool of autocommit connections, opened in the background.
+
+    Connections are checked before use; waiting longer than `db_pool_timeout_seconds` for one
+    raises `PoolTimeout`, so an unreachable database fails fast instead of hanging a request.
+    Migrations are not applied here (see `connect`).
+    """
+    url = await asyncio.to_thread(database_url, settings)  # may start the embedded server
+    pool = AsyncConnectionPool(
+        url,
+        min_size=1,
+        max_size=max_size or settings.db_pool_max_size,
+        timeout=settings.db_pool_timeout_seconds,
+        kwargs={"autocommit": True, "connect_timeout": 10},
+        check=AsyncConnectionPool.check_connection,
+        open=False,
+    )
+    await pool.open(wait=False)
+    return pool

@@ -46,6 +46,25 @@ class Settings(BaseSettings):
     chunk_overlap_tokens: int = Field(100, ge=0, description="Overlap between split parts.")
     max_file_bytes: int = Field(5_000_000, ge=1, description="Larger source files are rejected.")
 
+    session_expiry_hours: float = Field(
+        24.0, gt=0, description="Inactivity after which a session's context window restarts."
+    )
+    cors_origins: list[str] = Field(
+        default_factory=list,
+        description="Browser origins allowed to call the API; empty = the book's `SITE_URL`.",
+    )
+    max_request_bytes: int = Field(262_144, ge=1024, description="Larger request bodies: 413.")
+    rate_limit_client_per_minute: int = Field(
+        120, ge=0, description="Requests per client address per minute; 0 = unlimited."
+    )
+    rate_limit_session_per_minute: int = Field(
+        30, ge=0, description="Chat turns per session per minute; 0 = unlimited."
+    )
+    db_pool_max_size: int = Field(10, ge=1, description="Most Postgres connections the API holds.")
+    db_pool_timeout_seconds: float = Field(
+        5.0, gt=0, description="Longest wait for a Postgres connection before answering 503."
+    )
+
     @property
     def qdrant_path(self) -> Path:
         """Folder of the embedded (local-mode) Qdrant store."""

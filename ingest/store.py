@@ -188,6 +188,21 @@ class BookIndex:
             )
         return len(id_list)
 
+    def document_points(self, book_id: str, doc_id: str) -> list[models.Record]:
+        """Every point of one page, with payloads, in no particular order."""
+        if not self.exists():
+            return []
+        page = models.Filter(must=[_match("book_id", book_id), _match("doc_id", doc_id)])
+        found: list[models.Record] = []
+        offset = None
+        while True:
+            records, offset = self.client.scroll(
+                self.name, scroll_filter=page, limit=256, offset=offset, with_payload=True
+            )
+            found += records
+            if offset is None:
+                return found
+
     def retrieve(self, ids: Sequence[str]) -> list[models.Record]:
         """Points by id with their payloads, in no particular order; unknown ids are left out."""
         if not ids or not self.exists():

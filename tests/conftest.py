@@ -2,9 +2,11 @@
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import httpx
 import pytest
 
 from ingest.database import embedded_server_url
@@ -77,3 +79,23 @@ def book(tmp_path_factory, database_url):
     settings = settings_for(folder, database_url)
     run_ingest(settings)
     return build_resources(settings)
+
+
+@asynccontextmanager
+async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
+    """An HTTP client of the API over `resources`, started and stopped around the block.
+
+    Rate limits are off unless `overrides` set them.
+    """
+    from asgi_lifespan import LifespanManager
+
+    from agent.resources import Resources
+    from agent.service.app import create_app
+
+    updates = {"rate_limit_client_per_minute": 0, "rate_limit_session_per_minute": 0, **overrides}
+    settings = resources.settings.model_copy(update=updates)
+    app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
+    async with LifespanManager(app, startup_timeout=60) as manager:
+        transport = httpx.ASGITransport(manager.app, raise_app_exceptions=False)  # as uvicorn
+        async with httpx.AsyncClient(transport=transport, base_url="http://bookrag.test") as client:
+            yield client

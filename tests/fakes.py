@@ -7,9 +7,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+from pydantic import Field
 
+from agent import prompts
+from agent.resources import Resources
 from ingest.search import HybridSearcher, SearchHit
 
 
@@ -37,6 +44,15 @@ class CountingSearcher(HybridSearcher):
     def search(self, *args, **kwargs) -> list[SearchHit]:  # type: ignore[no-untyped-def]
         self.searches += 1
         return super().search(*args, **kwargs)
+
+
+def spied(resources: Resources) -> tuple[Resources, CountingSearcher, CountingEmbeddings]:
+    """The same resources with counting searcher and embeddings."""
+    real = resources.searcher
+    embeddings = CountingEmbeddings(real.model.embeddings)
+    model = type(real.model)(real.model.model_id, real.model.dimension, embeddings)
+    searcher = CountingSearcher(real.index, model, real.book_id)
+    return Resources(resources.settings, searcher, None), searcher, embeddings
 
 
 class _ChatCompletions(BaseHTTPRequestHandler):
@@ -135,3 +151,46 @@ def stub_openai(verdict: str, answer_chunks: list[str]) -> Iterator[StubOpenAISe
     finally:
         server.shutdown()
         server.server_close()
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model that answers each kind of graph call plausibly and records every call.
+
+    Grading keeps every excerpt, condensing returns the last question unchanged, and the answer
+    is `answer`, streamed word by word. `fail_after_words` makes the answer stream raise after
+    that many words (0: before the first one).
+    """
+
+    answer: str = "The book explains this [1]."
+    fail_after_words: int | None = None
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def answer_calls(self) -> list[list[BaseMessage]]:
+        """The calls that wrote an answer (their system prompt is the answer prompt)."""
+        opening = prompts.ANSWER_SYSTEM.split("{")[0]
+        return [call for call in self.calls if call[0].text.startswith(opening)]
+
+    def _reply(self, messages: list[BaseMessage]) -> str:
+        system = messages[0].text
+        if system == prompts.GRADE_SYSTEM:
+            return ", ".join(str(n) for n in range(1, 21))
+        if system == prompts.CONDENSE_SYSTEM:
+            return messages[-1].text.rsplit("Last question:", 1)[-1].strip()
+        return self.answer
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                  **kwargs: Any) -> ChatResult:  # fmt: skip
+        self.calls.append(list(messages))
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(self._reply(messages)))])
+
+    def _stream(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
+                **kwargs: Any) -> Iterator[ChatGenerationChunk]:  # fmt: skip
+        self.calls.append(list(messages))
+        for count, word in enumerate(self._reply(messages).split(" ")):
+            if count == self.fail_after_words:
+                raise ConnectionError("the language model went away")
+            yield ChatGenerationChunk(message=AIMessageChunk(content=word + " "))

@@ -10,16 +10,7 @@ from agent.graph import builder, graph
 from agent.inputs import InvalidTurnError
 from agent.prompts import REFUSAL
 from agent.resources import Resources
-from tests.fakes import CountingEmbeddings, CountingSearcher
-
-
-def spied(resources: Resources) -> tuple[Resources, CountingSearcher, CountingEmbeddings]:
-    """The same resources with counting searcher and embeddings."""
-    real = resources.searcher
-    embeddings = CountingEmbeddings(real.model.embeddings)
-    model = type(real.model)(real.model.model_id, real.model.dimension, embeddings)
-    searcher = CountingSearcher(real.index, model, real.book_id)
-    return Resources(resources.settings, searcher, None), searcher, embeddings
+from tests.fakes import spied
 
 
 async def ask(resources: Resources, question: str, history=(), **state):

@@ -1,0 +1,1 @@
+"""The HTTP service: FastAPI REST routes and the LangServe chat routes over the agent."""

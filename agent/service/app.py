@@ -1,0 +1,65 @@
+"""The FastAPI application: routes, LangServe chat, limits, CORS and error handling.
+
+`bookrag serve` runs `create_app()` under uvicorn. Everything a request needs is built once at
+start-up (see `Service`); CPU work (embedding, local-mode Qdrant) runs in worker threads so the
+event loop only ever waits on I/O.
+"""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from agent.resources import Resources
+from agent.service.chat_route import add_chat_routes
+from agent.service.deps import Service
+from agent.service.errors import install_error_handlers
+from agent.service.limits import BodySizeLimit
+from agent.service.routes import answers, conversations, health, reading
+from ingest.settings import Settings, get_settings
+
+DESCRIPTION = """
+A grounded chat tutor for a Docusaurus book: answers come only from the book and cite the
+exact section, or honestly say the book does not cover the question.
+
+* `/chat/*`: LangServe streaming chat (answer chunks, then one chunk with the sources).
+* `/query`, `/highlight_query`: the same answers over plain REST.
+* `/search`, `/context/{chunk_id}`, `/document/{parent_doc_id}`: read the book's chunks.
+* `/sessions`, `/feedback`: conversations (kept in Postgres) and ratings of answers.
+
+Every error is `{"error": {"code", "message"}}`.
+"""
+
+
+def create_app(settings: Settings | None = None, resources: Resources | None = None) -> FastAPI:
+    """The API for the book in `settings` (default: the environment's).
+
+    `resources` replaces the deployment's searcher and chat model (tests pass fakes here).
+    """
+    settings = settings or get_settings()
+    service = Service(settings, resources)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await service.start()
+        try:
+            yield
+        finally:
+            await service.stop()
+
+    app = FastAPI(title="bookrag", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.service = service
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=settings.cors_origins or [settings.site_url],
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=["Content-Type", "Authorization"],
+        expose_headers=["Retry-After"],
+    )
+    for module in (answers, reading, conversations, health):
+        app.include_router(module.router)
+    add_chat_routes(app, service)
+    return app

@@ -1,0 +1,141 @@
+"""Every failure becomes `{"error": {"code", "message"}}` with the right status, in one place.
+
+Routes raise the domain's own exceptions; this module decides what each means over HTTP.
+Nothing reaches a client as a traceback: an unexpected error is logged here and answered 500.
+"""
+
+import logging
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+import psycopg
+import psycopg_pool
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+from starlette.exceptions import HTTPException
+
+from agent.feedback import FeedbackTargetError
+from agent.inputs import InvalidTurnError
+from agent.sessions import UnknownSessionError
+from ingest.database import DatabaseUnavailableError
+from ingest.store import StoreLockedError
+
+log = logging.getLogger("bookrag.service")
+
+DATABASE_ERRORS = (
+    DatabaseUnavailableError,
+    psycopg.OperationalError,
+    psycopg_pool.PoolTimeout,
+    psycopg_pool.PoolClosed,
+)
+VECTOR_STORE_ERRORS = (
+    ResponseHandlingException,
+    UnexpectedResponse,
+    httpx.TransportError,
+    StoreLockedError,
+)
+
+
+class ApiError(Exception):
+    """An error the API answers with a status, a stable code and a message for people."""
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """The API's error body."""
+    body = {"error": {"code": code, "message": message}}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def as_api_error(error: BaseException) -> ApiError:
+    """What an exception means for a client."""
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, UnknownSessionError):
+        return ApiError(404, "unknown_session", str(error))
+    if isinstance(error, FeedbackTargetError):
+        return ApiError(404, "unknown_message", str(error))
+    if isinstance(error, InvalidTurnError):
+        return ApiError(422, "invalid_turn", str(error))
+    if isinstance(error, DATABASE_ERRORS):
+        log.warning("database unavailable: %s", error)
+        return ApiError(
+            503,
+            "database_unavailable",
+            "the conversation database is unreachable right now; try again shortly",
+            {"Retry-After": "5"},
+        )
+    if isinstance(error, VECTOR_STORE_ERRORS):
+        log.warning("vector store unavailable: %s", error)
+        return ApiError(
+            503,
+            "vector_store_unavailable",
+            "the book's search index is unreachable right now; try again shortly",
+            {"Retry-After": "5"},
+        )
+    log.error("unexpected error", exc_info=error)
+    return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+def _validation_message(errors: list[Any]) -> tuple[str, str]:
+    first = errors[0] if errors else {}
+    if not isinstance(first, dict):  # LangServe reports an unreadable body as a plain string
+        return "malformed_json", f"the request body is not valid JSON: {first}"
+    if first.get("type") == "json_invalid":
+        return "malformed_json", "the request body is not valid JSON"
+    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
+    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    return "invalid_request", f"{where}: {first.get('msg', 'invalid value')}{more}"
+
+
+async def _on_validation(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, RequestValidationError)
+    code, message = _validation_message(list(error.errors()))
+    return error_response(400 if code == "malformed_json" else 422, code, message)
+
+
+async def _on_http(_: Request, error: Exception) -> JSONResponse:
+    assert isinstance(error, HTTPException)
+    status = HTTPStatus(error.status_code)
+    code = status.phrase.lower().replace(" ", "_").replace("-", "_")
+    message = error.detail if isinstance(error.detail, str) else status.description
+    headers = dict(error.headers) if error.headers else None
+    return error_response(error.status_code, code, message, headers)
+
+
+async def _on_any(_: Request, error: Exception) -> JSONResponse:
+    api = as_api_error(error)
+    return error_response(api.status, api.code, api.message, api.headers)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Answer every error of `app` in the API's error shape.
+
+    Known errors get their own handler so Starlette treats them as answered, not as crashes;
+    `Exception` is the last resort (Starlette still logs it as a server error).
+    """
+    known = (
+        ApiError,
+        UnknownSessionError,
+        FeedbackTargetError,
+        InvalidTurnError,
+        *DATABASE_ERRORS,
+        *VECTOR_STORE_ERRORS,
+    )
+    app.add_exception_handler(RequestValidationError, _on_validation)
+    app.add_exception_handler(HTTPException, _on_http)
+    for kind in (*known, Exception):
+        app.add_exception_handler(kind, _on_any)

@@ -1,0 +1,89 @@
+"""Reading the book without answering: `/search`, `/context/{chunk_id}`, `/document/{doc_id}`."""
+
+import asyncio
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query
+
+from agent.service.deps import RateLimited, ServiceDep
+from agent.service.errors import ApiError
+from agent.service.routes import error_responses
+from agent.service.schemas import ChunkList, SearchQuery, SearchResponse, SearchResult
+from agent.sources import source_url
+from ingest.navigation import chunk_with_neighbours, document_chunks
+from ingest.search import SearchFilters, SearchHit
+
+router = APIRouter(tags=["reading"], dependencies=[RateLimited])
+
+
+def search_result(hit: SearchHit) -> SearchResult:
+    """A chunk as the API shows it."""
+    p = hit.payload
+    return SearchResult(
+        chunk_id=hit.id,
+        text=p.get("text", ""),
+        score=min(1.0, max(0.0, hit.dense_score)),
+        source_file=p.get("file_path", ""),
+        url=source_url(p),
+        title=p.get("title", ""),
+        section_title=p.get("heading"),
+        heading_path=p.get("heading_path", []),
+        module=p.get("module"),
+        chapter=p.get("chapter"),
+        lesson=p.get("lesson"),
+        hardware_tier=p.get("hardware_tier"),
+        proficiency_level=p.get("proficiency_level"),
+        chunk_index=p.get("chunk_index", 0),
+        total_chunks=p.get("total_chunks", 1),
+        parent_doc_id=p.get("doc_id", ""),
+        prev_chunk_id=p.get("prev_chunk_id"),
+        next_chunk_id=p.get("next_chunk_id"),
+    )
+
+
+@router.post("/search", responses=error_responses())
+async def search(body: SearchQuery, service: ServiceDep) -> SearchResponse:
+    """Hybrid (dense + BM25) search with the reader's filters; results best first."""
+    book_id = service.settings.book_id
+    if body.book_id not in (None, book_id):
+        raise ApiError(422, "unknown_book", f"this server serves book {book_id!r} only")
+    filters = SearchFilters.model_validate(
+        body.model_dump(exclude={"text", "book_id", "limit"}, exclude_none=True)
+    )
+    searcher = service.resources.searcher
+    hits = await asyncio.to_thread(searcher.search, body.text, body.limit, filters)
+    return SearchResponse(
+        query=body.text,
+        results=[search_result(hit) for hit in hits],
+        total_found=len(hits),
+        hardware_tier_filter=body.hardware_tier,
+        module_filter=body.module,
+        book_id=book_id,
+    )
+
+
+@router.get("/context/{chunk_id}", responses=error_responses(not_found="No such chunk."))
+async def context(
+    chunk_id: Annotated[str, Path(max_length=100)],
+    service: ServiceDep,
+    prev: Annotated[int, Query(ge=0, le=20)] = 1,
+    next: Annotated[int, Query(ge=0, le=20)] = 1,
+) -> ChunkList:
+    """A chunk with `prev` chunks before it and `next` after it, in reading order."""
+    index, book_id = service.resources.searcher.index, service.settings.book_id
+    hits = await asyncio.to_thread(chunk_with_neighbours, index, book_id, chunk_id, prev, next)
+    if not hits:
+        raise ApiError(404, "unknown_chunk", f"no chunk {chunk_id!r} in this book")
+    return ChunkList(chunks=[search_result(hit) for hit in hits])
+
+
+@router.get("/document/{parent_doc_id}", responses=error_responses(not_found="No such page."))
+async def document(
+    parent_doc_id: Annotated[str, Path(max_length=500)], service: ServiceDep
+) -> ChunkList:
+    """Every chunk of a page, in reading order."""
+    index, book_id = service.resources.searcher.index, service.settings.book_id
+    hits = await asyncio.to_thread(document_chunks, index, book_id, parent_doc_id)
+    if not hits:
+        raise ApiError(404, "unknown_document", f"no page {parent_doc_id!r} in this book")
+    return ChunkList(chunks=[search_result(hit) for hit in hits])

@@ -1,0 +1,233 @@
+"""Bodies and responses of the HTTP API, with their limits (the OpenAPI schema comes from here)."""
+
+import uuid
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from agent.inputs import MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
+from agent.state import Source
+from ingest.search import ProficiencyLevel, SearchFilters
+
+Question = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS),
+    Field(description="The reader's question.", examples=["What is a ROS 2 node?"]),
+]
+SelectedText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SELECTION_CHARS),
+    Field(description="Text the reader highlighted; the answer uses only this text."),
+]
+
+
+class StrictModel(BaseModel):
+    """A request body: unknown fields are errors, not silently ignored."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChatRequest(StrictModel):
+    """One turn of a conversation (the `/chat` routes)."""
+
+    question: Question
+    session_id: uuid.UUID | None = Field(
+        None, description="A session from `POST /sessions`; omitted = a new session."
+    )
+    selected_text: SelectedText | None = None
+    filters: SearchFilters | None = None
+
+
+class QueryRequest(StrictModel):
+    """A question answered from the whole book."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"question": "How does a ROS 2 service differ?"}]}
+    )
+
+    question: Question
+    session_id: uuid.UUID | None = Field(
+        None, description="A session from `POST /sessions`; omitted = a new session."
+    )
+    filters: SearchFilters | None = None
+    top_k: int | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
+
+
+class QueryResponse(BaseModel):
+    """A cited answer, or an honest refusal (`refused`, no sources)."""
+
+    answer: str
+    sources: list[Source]
+    chunks_used: int
+    session_id: uuid.UUID
+    message_id: int = Field(description="The stored answer; rate it with `POST /feedback`.")
+    refused: bool
+    session_expired: bool = Field(
+        description="The session had expired, so this answer started a fresh conversation."
+    )
+
+
+class HighlightRequest(StrictModel):
+    """A question about the text the reader selected; nothing else is consulted."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "question": "What does this mean?",
+                    "selected_text": "A node is a process that performs computation.",
+                }
+            ]
+        }
+    )
+
+    question: Question
+    selected_text: SelectedText
+
+
+class HighlightResponse(BaseModel):
+    """The answer and the selection it came from."""
+
+    answer: str
+    source_context: str
+
+
+class SearchQuery(StrictModel):
+    """Hybrid search over the book with reader filters (all must hold)."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"text": "QoS reliability", "hardware_tier": 2}]}
+    )
+
+    text: str = Field(min_length=3, max_length=MAX_QUESTION_CHARS)
+    book_id: str | None = Field(None, description="Must be the served book when given.")
+    hardware_tier: int | None = Field(None, ge=1, le=4, description="Tier X or lower.")
+    module: str | None = Field(None, min_length=1, max_length=100)
+    chapter_min: int | None = Field(None, ge=0, le=1000)
+    chapter_max: int | None = Field(None, ge=0, le=1000)
+    lesson: int | None = Field(None, ge=0, le=1000)
+    proficiency_levels: list[ProficiencyLevel] | None = Field(None, description="Any of these.")
+    parent_doc_id: str | None = Field(None, min_length=1, max_length=500)
+    limit: int = Field(5, ge=1, le=20)
+
+
+class SearchResult(BaseModel):
+    """One chunk, with what a client needs to show it and to read around it."""
+
+    chunk_id: str
+    text: str
+    score: float = Field(ge=0.0, le=1.0, description="Cosine similarity to the query (0-1).")
+    source_file: str
+    url: str
+    title: str
+    section_title: str | None
+    heading_path: list[str]
+    module: str | None
+    chapter: int | None
+    lesson: int | None
+    hardware_tier: int | None
+    proficiency_level: str | None
+    chunk_index: int
+    total_chunks: int
+    parent_doc_id: str
+    prev_chunk_id: str | None
+    next_chunk_id: str | None
+
+
+class SearchResponse(BaseModel):
+    """Search results, best first."""
+
+    query: str
+    results: list[SearchResult]
+    total_found: int
+    hardware_tier_filter: int | None
+    module_filter: str | None
+    book_id: str
+
+
+class ChunkList(BaseModel):
+    """Chunks in reading order."""
+
+    chunks: list[SearchResult]
+
+
+class SessionCreated(BaseModel):
+    """A new, empty session."""
+
+    session_id: uuid.UUID
+    created_at: datetime
+
+
+class Message(BaseModel):
+    """A stored message of a session."""
+
+    id: int
+    role: Literal["user", "assistant"]
+    content: str
+    sources: list[dict[str, Any]]
+    status: Literal["complete", "failed"]
+    created_at: datetime
+    feedback_score: int | None = None
+
+
+class SessionView(BaseModel):
+    """A session and its messages, newest last."""
+
+    session_id: uuid.UUID
+    created_at: datetime
+    last_active_at: datetime
+    expired: bool
+    messages: list[Message]
+
+
+class FeedbackRequest(StrictModel):
+    """A reader's rating of an answer."""
+
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"message_id": 2, "score": 1, "comment": "Clear."}]}
+    )
+
+    message_id: int = Field(ge=1, le=2**63 - 1)
+    score: Literal[-1, 1]
+    comment: str | None = Field(None, max_length=2000)
+
+
+class FeedbackStored(BaseModel):
+    """The stored rating."""
+
+    feedback_id: int
+    message_id: int
+
+
+class Health(BaseModel):
+    """The process is up."""
+
+    status: Literal["ok"]
+
+
+class ReadyPart(BaseModel):
+    """One dependency's state."""
+
+    ok: bool
+    detail: str
+
+
+class Readiness(BaseModel):
+    """Whether every dependency answers."""
+
+    ready: bool
+    parts: dict[str, ReadyPart]
+
+
+class ErrorBody(BaseModel):
+    """What went wrong, for people."""
+
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    """Every error the API returns has this shape."""
+
+    error: ErrorBody
