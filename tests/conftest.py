@@ -3,7 +3,7 @@
 import os
 import shutil
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import httpx
@@ -99,3 +99,33 @@ async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncCl
         transport = httpx.ASGITransport(manager.app, raise_app_exceptions=False)  # as uvicorn
         async with httpx.AsyncClient(transport=transport, base_url="http://bookrag.test") as client:
             yield client
+
+
+@contextmanager
+def running_server(resources, **overrides: object) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """A real uvicorn server of the API on a free loopback port; yields its base URL."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from agent.resources import Resources
+    from agent.service.app import create_app
+
+    updates = {"rate_limit_client_per_minute": 0, "rate_limit_session_per_minute": 0, **overrides}
+    settings = resources.settings.model_copy(update=updates)
+    app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the API server did not start")
+        time.sleep(0.05)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

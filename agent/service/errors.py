@@ -98,7 +98,8 @@ def _validation_message(errors: list[Any]) -> tuple[str, str]:
         return "malformed_json", "the request body is not valid JSON"
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
     more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-    return "invalid_request", f"{where}: {first.get('msg', 'invalid value')}{more}"
+    problem = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+    return "invalid_request", f"{where}: {problem}{more}"
 
 
 async def _on_validation(_: Request, error: Exception) -> JSONResponse:

@@ -4,20 +4,36 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
 
 from agent.inputs import MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from agent.state import Source
-from ingest.search import ProficiencyLevel, SearchFilters
+from ingest.search import SearchFilters
+
+
+def _storable(text: str) -> str:
+    """Text Postgres can store and the model can read: no NUL, no unpaired surrogates."""
+    if "\x00" in text:
+        raise ValueError("must not contain NUL (\\u0000) characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("contains an unpaired surrogate; send valid UTF-8 text") from None
+    return text
+
+
+Storable = AfterValidator(_storable)
 
 Question = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS),
+    Storable,
     Field(description="The reader's question.", examples=["What is a ROS 2 node?"]),
 ]
 SelectedText = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SELECTION_CHARS),
+    Storable,
     Field(description="Text the reader highlighted; the answer uses only this text."),
 ]
 
@@ -93,22 +109,16 @@ class HighlightResponse(BaseModel):
     source_context: str
 
 
-class SearchQuery(StrictModel):
+class SearchQuery(SearchFilters):
     """Hybrid search over the book with reader filters (all must hold)."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"text": "QoS reliability", "hardware_tier": 2}]}
+        extra="forbid",
+        json_schema_extra={"examples": [{"text": "QoS reliability", "hardware_tier": 2}]},
     )
 
-    text: str = Field(min_length=3, max_length=MAX_QUESTION_CHARS)
+    text: Annotated[str, Storable] = Field(min_length=3, max_length=MAX_QUESTION_CHARS)
     book_id: str | None = Field(None, description="Must be the served book when given.")
-    hardware_tier: int | None = Field(None, ge=1, le=4, description="Tier X or lower.")
-    module: str | None = Field(None, min_length=1, max_length=100)
-    chapter_min: int | None = Field(None, ge=0, le=1000)
-    chapter_max: int | None = Field(None, ge=0, le=1000)
-    lesson: int | None = Field(None, ge=0, le=1000)
-    proficiency_levels: list[ProficiencyLevel] | None = Field(None, description="Any of these.")
-    parent_doc_id: str | None = Field(None, min_length=1, max_length=500)
     limit: int = Field(5, ge=1, le=20)
 
 
@@ -190,7 +200,7 @@ class FeedbackRequest(StrictModel):
 
     message_id: int = Field(ge=1, le=2**63 - 1)
     score: Literal[-1, 1]
-    comment: str | None = Field(None, max_length=2000)
+    comment: Annotated[str, Storable] | None = Field(None, max_length=2000)
 
 
 class FeedbackStored(BaseModel):

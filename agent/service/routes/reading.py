@@ -46,9 +46,10 @@ async def search(body: SearchQuery, service: ServiceDep) -> SearchResponse:
     """Hybrid (dense + BM25) search with the reader's filters; results best first."""
     book_id = service.settings.book_id
     if body.book_id not in (None, book_id):
-        raise ApiError(422, "unknown_book", f"this server serves book {book_id!r} only")
+        message = f"book {body.book_id!r} is not served here; this server serves {book_id!r}"
+        raise ApiError(422, "unknown_book", message)
     filters = SearchFilters.model_validate(
-        body.model_dump(exclude={"text", "book_id", "limit"}, exclude_none=True)
+        body.model_dump(include=set(SearchFilters.model_fields), exclude_none=True)
     )
     searcher = service.resources.searcher
     hits = await asyncio.to_thread(searcher.search, body.text, body.limit, filters)
@@ -77,7 +78,7 @@ async def context(
     return ChunkList(chunks=[search_result(hit) for hit in hits])
 
 
-@router.get("/document/{parent_doc_id}", responses=error_responses(not_found="No such page."))
+@router.get("/document/{parent_doc_id:path}", responses=error_responses(not_found="No such page."))
 async def document(
     parent_doc_id: Annotated[str, Path(max_length=500)], service: ServiceDep
 ) -> ChunkList:
