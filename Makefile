@@ -1,9 +1,12 @@
-# Two commands on a fresh machine: `make run` (ingest the sample book) and `make test`.
+# Two commands on a fresh machine: `make run` (ingest the sample book, serve the chat on
+# http://127.0.0.1:8000) and `make test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 DEPS_HASH := $(shell cat pyproject.toml | sha256sum | cut -c1-16)
 STAMP := $(VENV)/.deps-$(DEPS_HASH)
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: setup run test lint bench clean
 
@@ -19,6 +22,7 @@ $(STAMP): pyproject.toml
 
 run: setup
 	$(BIN)/bookrag ingest
+	$(BIN)/bookrag serve --host $(HOST) --port $(PORT)
 
 test: setup
 	$(BIN)/python -m pytest -q
@@ -33,6 +37,7 @@ bench: setup
 	$(BIN)/python -m bench.ingest
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.agent
+	$(BIN)/python -m bench.service
 
 clean:
 	rm -rf $(VENV) .data

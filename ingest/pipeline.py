@@ -65,7 +65,7 @@ class EmbeddedChunks:
 def open_index(settings: Settings, model: EmbeddingModel) -> BookIndex:
     """The book's collection for this embedding model."""
     name = collection_name(settings.book_id, model.model_id, model.dimension)
-    return BookIndex(open_qdrant(settings), name, model.dimension)
+    return BookIndex(open_qdrant(settings), name, model.dimension, settings.book_id)
 
 
 def unchanged_pages(

@@ -39,10 +39,12 @@ class SearchFilters(BaseModel):
         return self
 
 
-def build_filter(book_id: str, filters: SearchFilters | None = None) -> models.Filter:
-    """Qdrant filter: the book always, then each filter that is set (AND)."""
+def build_filter(
+    book_id: str, filters: SearchFilters | None = None, *, tenant: bool = True
+) -> models.Filter | None:
+    """Qdrant filter: the book (when `tenant`), then each filter that is set (AND); None if none."""
     f = filters or SearchFilters()
-    must: list[models.Condition] = [_match("book_id", book_id)]
+    must: list[models.Condition] = [_match("book_id", book_id)] if tenant else []
     if f.hardware_tier is not None:
         must.append(
             models.FieldCondition(key="hardware_tier", range=models.Range(lte=f.hardware_tier))
@@ -59,7 +61,7 @@ def build_filter(book_id: str, filters: SearchFilters | None = None) -> models.F
         must.append(models.FieldCondition(key="proficiency_level", match=any_level))
     if f.parent_doc_id is not None:
         must.append(_match("doc_id", f.parent_doc_id))
-    return models.Filter(must=must)
+    return models.Filter(must=must) if must else None
 
 
 def _match(key: str, value: Any) -> models.FieldCondition:
@@ -118,7 +120,11 @@ class HybridSearcher:
             if len(texts) > 1
             else [self.model.embeddings.embed_query(texts[0])]
         )
-        query_filter = build_filter(self.book_id, filters)
+        # A collection holds one book. A server checks the book anyway, on an index, as a tenant
+        # guard; the embedded store would test it point by point in Python, so it is skipped
+        # there when the collection is this searcher's book.
+        own_book = self.index.is_local and self.index.book_id == self.book_id
+        query_filter = build_filter(self.book_id, filters, tenant=not own_book)
         limit = max(k, candidates)
         prefetch = []
         for text, dense in zip(texts, vectors, strict=True):
@@ -135,8 +141,7 @@ class HybridSearcher:
         response = self.index.client.query_points(
             self.index.name,
             prefetch=prefetch,
-            query=models.FusionQuery(fusion=models.Fusion.RRF),
-            query_filter=query_filter,
+            query=models.FusionQuery(fusion=models.Fusion.RRF),  # of filtered candidates
             limit=k,
             with_payload=True,
             with_vectors=[DENSE_VECTOR],

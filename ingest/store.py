@@ -100,10 +100,12 @@ class PointData:
 class BookIndex:
     """A book's collection: dense + BM25 sparse (IDF) vectors, payload indexes, point upkeep."""
 
-    def __init__(self, client: QdrantClient, name: str, dimension: int) -> None:
+    def __init__(self, client: QdrantClient, name: str, dimension: int, book_id: str) -> None:
         self.client = client
         self.name = name
         self.dimension = dimension
+        self.book_id = book_id
+        """The book the collection was made for (its name carries it)."""
 
     def exists(self) -> bool:
         """Whether the collection has been created."""

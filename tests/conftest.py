@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import socket
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -58,6 +59,13 @@ def sample_docs(tmp_path: Path) -> Path:
     target = tmp_path / "docs"
     shutil.copytree(SAMPLE_BOOK, target)
     return target
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on (for servers to start, or to be unreachable)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def corpus(name: str) -> Path:

@@ -4,6 +4,7 @@ import hashlib
 import json
 import math
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -87,7 +88,9 @@ class _ChatCompletions(BaseHTTPRequestHandler):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.end_headers()
-        for piece in self.server.answer_chunks:
+        for count, piece in enumerate(self.server.answer_chunks):
+            if count:
+                time.sleep(self.server.chunk_interval)
             chunk = {
                 "id": "c2", "object": "chat.completion.chunk", "created": 0, "model": model,
                 "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
@@ -128,10 +131,12 @@ class StubOpenAIServer(ThreadingHTTPServer):
 
     request_queue_size = 64  # parallel clients; the default backlog of 5 drops connections
 
-    def __init__(self, verdict: str, answer_chunks: list[str]) -> None:
+    def __init__(self, verdict: str, answer_chunks: list[str], chunk_interval: float = 0.0) -> None:
         super().__init__(("127.0.0.1", 0), _ChatCompletions)
         self.verdict = verdict
         self.answer_chunks = answer_chunks
+        self.chunk_interval = chunk_interval
+        """Seconds between answer chunks after the first (which is sent at once)."""
         self.requests: list[dict] = []
 
     @property
@@ -141,9 +146,11 @@ class StubOpenAIServer(ThreadingHTTPServer):
 
 
 @contextmanager
-def stub_openai(verdict: str, answer_chunks: list[str]) -> Iterator[StubOpenAIServer]:
+def stub_openai(
+    verdict: str, answer_chunks: list[str], chunk_interval: float = 0.0
+) -> Iterator[StubOpenAIServer]:
     """Run a stub server on a free loopback port for the duration of a test."""
-    server = StubOpenAIServer(verdict, answer_chunks)
+    server = StubOpenAIServer(verdict, answer_chunks, chunk_interval)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -4,14 +4,18 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import httpx
 import pytest
+
+from tests.conftest import free_port
 
 
 @pytest.fixture
-def run_cli(tmp_path: Path, database_url: str):
-    env = {
+def cli_env(tmp_path: Path, database_url: str) -> dict[str, str]:
+    return {
         **os.environ,
         "DATA_DIR": str(tmp_path / "data"),
         "DATABASE_URL": database_url,
@@ -19,11 +23,14 @@ def run_cli(tmp_path: Path, database_url: str):
         "BOOK_ID": "cli-book",
     }
 
+
+@pytest.fixture
+def run_cli(tmp_path: Path, cli_env: dict[str, str]):
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "agent.cli", *args],
             cwd=tmp_path,
-            env=env,
+            env=cli_env,
             capture_output=True,
             text=True,
             timeout=600,
@@ -104,3 +111,38 @@ def qos_file(docs: Path) -> str:
         if "{#qos}" in path.read_text():
             return str(path.relative_to(docs))
     raise AssertionError("the sample book should have a Quality of Service {#qos} section")
+
+
+def test_serve_answers_over_http_and_a_concurrent_ingest_is_told_what_to_do(
+    run_cli, cli_env, sample_docs, tmp_path
+):
+    assert run_cli("ingest").returncode == 0
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "agent.cli", "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=cli_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        ready = httpx.get(f"{base}/ready", timeout=30)
+        answer = httpx.post(
+            f"{base}/query", json={"question": "What is a ROS 2 topic?"}, timeout=60
+        )
+        ingest = run_cli("ingest")
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=30)
+    assert ready.status_code == 200, ready.text
+    assert answer.status_code == 200 and answer.json()["sources"], answer.text
+    assert ingest.returncode == 2 and "in use" in ingest.stderr
+    assert "Traceback" not in ingest.stderr and "Traceback" not in output

@@ -1,12 +1,11 @@
 """The LangServe `/chat` routes: streaming order, stored turns, refused config, failures."""
 
 import json
-import socket
 
 import pytest
 
 from agent.resources import Resources, build_resources
-from tests.conftest import serving
+from tests.conftest import free_port, serving
 from tests.fakes import ScriptedChatModel
 
 QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
@@ -139,14 +138,8 @@ async def test_llm_failing_mid_stream_stores_the_turn_as_failed_and_out_of_the_w
     assert len(model.answer_calls()[-1]) == 2  # the failed turn is not in the next window
 
 
-def closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 async def test_unreachable_vector_store_is_a_503_and_the_session_stays_clean(book):
-    settings = book.settings.model_copy(update={"qdrant_url": f"http://127.0.0.1:{closed_port()}"})
+    settings = book.settings.model_copy(update={"qdrant_url": f"http://127.0.0.1:{free_port()}"})
     async with serving(build_resources(settings)) as client:
         assert (await client.get("/health")).status_code == 200
         ready = await client.get("/ready")
@@ -162,7 +155,7 @@ async def test_unreachable_vector_store_is_a_503_and_the_session_stays_clean(boo
 
 
 async def test_unreachable_database_is_a_503_and_health_stays_up(book):
-    dead = f"postgresql://postgres@127.0.0.1:{closed_port()}/none"
+    dead = f"postgresql://postgres@127.0.0.1:{free_port()}/none"
     async with serving(book, database_url=dead, db_pool_timeout_seconds=0.5) as client:
         health = await client.get("/health")
         ready = await client.get("/ready")
