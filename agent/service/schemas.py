@@ -47,6 +47,18 @@ class StrictModel(BaseModel):
 class ChatRequest(StrictModel):
     """One turn of a conversation (the `/chat` routes)."""
 
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"question": "What does the reliability QoS policy do?"},
+                {
+                    "question": "And durability?",
+                    "session_id": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
+                },
+            ]
+        }
+    )
+
     question: Question
     session_id: uuid.UUID | None = Field(
         None, description="A session from `POST /sessions`; omitted = a new session."

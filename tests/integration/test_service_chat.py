@@ -50,6 +50,17 @@ async def test_stream_sends_answer_chunks_then_sources_then_end(api):
     assert stored[-1]["sources"] == closing["sources"]
 
 
+async def test_the_playground_and_the_docs_are_served(api):
+    playground = await api.get("/chat/playground/index.html")
+    assert playground.status_code == 200 and "<html" in playground.text.lower()
+    schema = (await api.get("/chat/input_schema")).json()
+    assert set(schema["properties"]) == {"question", "session_id", "selected_text", "filters"}
+    docs = (await api.get("/openapi.json")).json()
+    assert {"/query", "/highlight_query", "/search", "/chat/stream", "/feedback"} <= set(
+        docs["paths"]
+    )
+
+
 async def test_invoke_returns_the_whole_turn_and_keeps_the_session(api):
     session = (await api.post("/sessions")).json()["session_id"]
     body = {"input": {"question": QUESTION, "session_id": session}}
