@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from agent.text import (
     asks_for_code,
     heading_answers_intent,
+    heading_text,
     is_block,
     is_code,
+    is_heading,
+    is_list_item,
     split_units,
     structural_intent,
     terms,
@@ -21,6 +24,8 @@ from agent.text import (
 )
 
 MAX_LIST_ITEMS = 8
+CODE_DOCUMENTS = 2
+"""Code is taken from the two best sources only; a lower one's block is rarely the answer."""
 SECONDARY_UNITS = 3
 """How many sentences the other sources may add to the best source's three."""
 MIN_SECONDARY_COVERAGE = 0.25
@@ -61,7 +66,8 @@ def _score_units(question: str, texts: list[str]) -> list[Excerpt]:
 
 def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
-    excerpts = _score_units(question, texts)
+    every = _score_units(question, texts)
+    excerpts = [e for e in every if not is_heading(e.text)]  # headings come with what they head
     if not excerpts:
         return []
     chosen: list[Excerpt] = []
@@ -69,18 +75,20 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     if intent and headings and heading_answers_intent(intent, headings[0]):
         chosen = [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
     elif asks_for_code(question):
-        code = [e for e in excerpts if is_code(e.text)]
-        if code:
-            best = max(code, key=lambda e: (e.score, -e.document))
-            lead = [e for e in excerpts if e.document == best.document and not is_code(e.text)]
-            chosen = [best, *sorted(lead, key=lambda e: -e.score)[:2]]
+        code = [e for e in excerpts if is_code(e.text) and e.document < CODE_DOCUMENTS]
+        if code:  # the best-ranked source's best block: rank beats a block's word overlap
+            best = min(code, key=lambda e: (e.document, -e.score))
+            prose = [e for e in excerpts if not is_code(e.text)]
+            lead = sorted((e for e in prose if e.document == best.document), key=lambda e: -e.score)
+            top = sorted((e for e in prose if e.document == 0), key=lambda e: -e.score)
+            chosen = [best, *lead[:2], *(top[:2] if best.document else [])]
     if not chosen:
         excerpts = [e for e in excerpts if not is_code(e.text)]  # prose answers cite prose
         first = sorted((e for e in excerpts if e.document == 0), key=lambda e: -e.score)
         chosen = first[:3]
         others = [e for e in excerpts if e.document > 0 and e.coverage >= MIN_SECONDARY_COVERAGE]
         chosen += sorted(others, key=lambda e: -e.score)[:SECONDARY_UNITS]
-    chosen += _introduced(chosen, excerpts)
+    chosen += _introduced(chosen, every)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(chosen, key=lambda e: (e.document, e.position)):
         unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
@@ -88,34 +96,51 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
 
 
 def _introduced(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
-    """What chosen lead-ins ending in ":" introduce: the list, table or code right after them."""
+    """What chosen lead-ins ending in ":" introduce: the sentence, table or code right after
+    them, or the whole list (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
     by_place = {(e.document, e.position): e for e in excerpts}
     follow = []
     for excerpt in chosen:
-        if excerpt.text.rstrip().endswith(":"):
-            nxt = by_place.get((excerpt.document, excerpt.position + 1))
-            if nxt is not None:
-                follow.append(nxt)
+        if not excerpt.text.rstrip().endswith(":"):
+            continue
+        place = excerpt.position + 1
+        nxt = by_place.get((excerpt.document, place))
+        if nxt is not None and not (is_list_item(nxt.text) or is_heading(nxt.text)):
+            follow.append(nxt)
+            continue
+        items = 0
+        while nxt is not None and (is_list_item(nxt.text) or is_heading(nxt.text)):
+            items += is_list_item(nxt.text)
+            if items > MAX_LIST_ITEMS:
+                break
+            follow.append(nxt)
+            place += 1
+            nxt = by_place.get((excerpt.document, place))
     return follow
 
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream."""
     pieces = []
+    after_line = False  # a sentence after a heading or list item starts a new paragraph
     for excerpt in excerpts:
         citation = f"[{numbers[excerpt.document]}]"
-        if is_block(excerpt.text):
+        if is_heading(excerpt.text):
+            pieces.append(f"\n**{heading_text(excerpt.text)}**")
+        elif is_block(excerpt.text):
             pieces.append(f"\n\n{excerpt.text}\n{citation}\n\n")
-        elif excerpt.text.startswith(("-", "*", "+")) or excerpt.text[:1].isdigit():
+        elif is_list_item(excerpt.text):
             pieces.append(f"\n{excerpt.text} {citation}")
         else:
-            pieces.append(f"{excerpt.text} {citation} ")
+            paragraph = "\n\n" if after_line else ""
+            pieces.append(f"{paragraph}{excerpt.text} {citation} ")
+        after_line = is_heading(excerpt.text) or is_list_item(excerpt.text)
     return pieces
 
 
 def answer_from_selection(question: str, selection: str) -> str:
     """The sentences of the reader's selection that answer the question, or a plain 'no'."""
-    excerpts = _score_units(question, [selection])
+    excerpts = [e for e in _score_units(question, [selection]) if not is_heading(e.text)]
     if not topic_terms(question):  # "what does this mean?": the selection is the topic
         return " ".join(e.text for e in excerpts[:3])
     relevant = [e for e in excerpts if e.score > 0.1]

@@ -64,10 +64,18 @@ def off_book(question: str, vocabulary: Vocabulary, thresholds: GradeThresholds)
 
 
 def grade_offline(ranked: list[Ranked], thresholds: GradeThresholds) -> list[Ranked]:
-    """The candidates that support an answer, best first (may be empty)."""
-    return [
+    """The candidates that support an answer, best first (may be empty).
+
+    When anything passes, the reranker's first choice is kept too: it combines every signal,
+    while a threshold looks at one, and a long section split in parts often covers fewer of
+    the question's words in the part that answers it.
+    """
+    passing = [
         r
         for r in ranked
         if r.signals["text"] >= thresholds.min_text_coverage
         and r.hit.dense_score >= thresholds.min_dense
     ]
+    if passing and passing[0] is not ranked[0]:
+        passing.insert(0, ranked[0])
+    return passing

@@ -31,6 +31,8 @@ STRUCTURAL_HEADINGS = {
     "next steps": ("next step", "next section", "next module", "what's next", "next lesson"),
 }
 """How books title each structural section."""
+HEADING = re.compile(r"^#{1,6}\s+\S")
+LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 CODE_INTENT = re.compile(
     r"\b(code|snippet|example|command|commands|script|launch file|how do i (write|run|launch|"
     r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
@@ -83,7 +85,8 @@ def asks_for_code(question: str) -> bool:
 
 
 def split_units(markdown: str) -> list[str]:
-    """Sentences, list items, whole tables and whole code blocks of a chunk's text, in order."""
+    """Sentences, list items, headings, whole tables and whole code blocks of a chunk's text,
+    in order. A heading unit keeps its `#` marks (see `is_heading`)."""
     units: list[str] = []
     fence: list[str] | None = None
     paragraph: list[str] = []
@@ -116,9 +119,9 @@ def split_units(markdown: str) -> list[str]:
         if FENCE.match(stripped):
             flush()
             fence = [line]
-        elif not stripped or stripped.startswith("#"):
+        elif not stripped:
             flush()
-        elif re.match(r"^([-*+]|\d+[.)])\s+", stripped):
+        elif HEADING.match(stripped) or LIST_ITEM.match(stripped):
             flush()
             units.append(stripped)
         else:
@@ -127,6 +130,21 @@ def split_units(markdown: str) -> list[str]:
     if fence:
         units.append("\n".join(fence))
     return units
+
+
+def is_heading(unit: str) -> bool:
+    """Whether a unit is a Markdown heading."""
+    return bool(HEADING.match(unit))
+
+
+def heading_text(unit: str) -> str:
+    """A heading unit's title, without its `#` marks."""
+    return unit.lstrip("#").strip()
+
+
+def is_list_item(unit: str) -> bool:
+    """Whether a unit is a bulleted or numbered list item."""
+    return bool(LIST_ITEM.match(unit))
 
 
 def is_block(unit: str) -> bool:

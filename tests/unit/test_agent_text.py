@@ -6,10 +6,12 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.citations import CitationFilter
 from agent.condense import condense_rules, needs_context
-from agent.extractive import NOT_IN_SELECTION, answer_from_selection, select_excerpts
-from agent.grading import unknown_names
-from agent.text import asks_for_code, split_units, structural_intent, terms
+from agent.extractive import NOT_IN_SELECTION, answer_from_selection, compose, select_excerpts
+from agent.grading import GradeThresholds, grade_offline, unknown_names
+from agent.rerank import Ranked
+from agent.text import asks_for_code, is_heading, split_units, structural_intent, terms
 from agent.vocabulary import Vocabulary
+from ingest.search import SearchHit
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,6 +80,43 @@ def test_lead_in_sentence_brings_the_table_it_introduces():
         "URDF has six joint types:",
         "| type | motion |",
     ]
+
+
+def test_headings_are_units_of_their_own():
+    units = split_units("## Grasps\nTwo kinds exist.\n\n#### Power Grasps\n- **Function**: hold")
+    assert units == ["## Grasps", "Two kinds exist.", "#### Power Grasps", "- **Function**: hold"]
+    assert [is_heading(unit) for unit in units] == [True, False, True, False]
+
+
+def test_lead_in_sentence_brings_the_whole_list_with_its_subheadings():
+    text = (
+        "The taxonomy divides grasps into two main categories:\n\n"
+        "#### Power Grasps\n- **Function**: forceful holds\n\n"
+        "#### Precision Grasps\n- **Function**: fine manipulation\n\n"
+        "Grasp stability is another matter."
+    )
+    excerpts = select_excerpts("What are the two main grasp categories?", [text], ["Grasps"])
+    answer = "".join(compose(excerpts, {0: 1}))
+    assert "**Power Grasps**" in answer and "**Precision Grasps**" in answer
+    assert "fine manipulation [1]\n\nGrasp stability" in answer  # a new paragraph after a list
+
+
+def test_code_comes_from_the_best_ranked_source_and_the_best_source_speaks():
+    best = "Nodes are written with rclpy:\n\n```python\nimport rclpy\nrclpy.init()\n```"
+    lower = "Python code for ROS 2 nodes in a project:\n\n```python\n# python ros 2 node code\n```"
+    excerpts = select_excerpts("Show me Python code for a ROS 2 node", [best, lower], ["a", "b"])
+    assert {e.document for e in excerpts} == {0}
+    assert any("rclpy.init()" in e.text for e in excerpts)
+
+
+def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes():
+    def ranked(name: str, text: float, dense: float) -> Ranked:
+        return Ranked(SearchHit(name, 1.0, {}, dense), 1.0, {"text": text})
+
+    first, second = ranked("first", 0.1, 0.5), ranked("second", 0.5, 0.5)
+    thresholds = GradeThresholds()
+    assert grade_offline([first, second], thresholds) == [first, second]
+    assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
 
 
 def test_selection_answers_come_only_from_the_selection():
