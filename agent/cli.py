@@ -24,7 +24,8 @@ from ingest.evaluation import (
     summary_line,
 )
 from ingest.loader import DocsFolderNotFoundError
-from ingest.pipeline import open_index, run_ingest
+from ingest.pipeline import IngestSummary, open_index, run_ingest
+from ingest.runs import describe, end_run, recorded_step, start_cli_run
 from ingest.search import HybridSearcher, SearchFilters, SearchHit
 from ingest.settings import Settings, get_settings
 from ingest.store import StoreLockedError
@@ -66,12 +67,34 @@ def _settings(args: argparse.Namespace) -> Settings:
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Ingest a docs folder and print the run summary as JSON."""
     settings = _settings(args)
-    summary = run_ingest(settings, args.docs, full=args.full, progress=_progress_bar)
+    summary = _recorded_ingest(settings, args.docs, args.full)
     for problem in summary.problems:
         kind = "failed" if problem["failed"] else "skipped"
         print(f"{kind}: {problem['file']}: {problem['reason']}", file=sys.stderr)
     print(json.dumps(summary.as_dict(), ensure_ascii=False))
     return 0
+
+
+def _recorded_ingest(settings: Settings, docs: Path | None, full: bool) -> IngestSummary:
+    """Run the ingest in this process, recorded as a `cli` run beside the server's runs."""
+    open_index(settings, make_embedding_model(settings))  # a locked store fails before recording
+    with connect(settings) as conn:
+        run_id = start_cli_run(conn, settings.book_id, full)
+    try:
+        summary = run_ingest(
+            settings,
+            docs,
+            full=full,
+            progress=_progress_bar,
+            track=lambda step: recorded_step(settings, run_id, step),
+        )
+    except Exception as error:
+        with connect(settings) as conn:
+            end_run(conn, run_id, error=describe(error))
+        raise
+    with connect(settings) as conn:
+        end_run(conn, run_id, summary.as_dict())
+    return summary
 
 
 def _filters(args: argparse.Namespace) -> SearchFilters:

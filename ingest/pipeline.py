@@ -1,5 +1,8 @@
 """The ingest steps `load_documents → chunk_documents → embed_documents → upsert_chunks`.
 
+Each step is a function of the previous step's output, so the same steps run in this process
+(`run_ingest`, the command line) or as the durable workflow's steps (`ingest.workflow`).
+
 Incremental by construction: a page whose document fingerprint (its text, metadata and the
 chunk settings) matches its stored points is not even chunked again; a point whose stored
 fingerprint equals the new one is left alone; a changed point gets its vector from the
@@ -11,13 +14,14 @@ index. Editing a page re-embeds only its changed chunks; its other points get th
 """
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ingest.chunker import Chunk, chunk_documents, document_fingerprint
 from ingest.database import connect
-from ingest.documents import Document, FileProblem
+from ingest.documents import Document, FileProblem, LoadResult
 from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import Bm25SparseEmbeddings, EmbeddingModel, make_embedding_model
 from ingest.loader import load_documents
@@ -33,6 +37,9 @@ from ingest.store import (
 
 ProgressFactory = Callable[[int], Callable[[int], None]]
 """Given a total, returns a callback that advances a progress display by n."""
+StepTracker = Callable[[str], AbstractContextManager[None]]
+"""Given a step's name, a context that wraps the step (to record or log it)."""
+STEPS = ("load_documents", "chunk_documents", "embed_documents", "upsert_chunks")
 
 
 @dataclass
@@ -53,13 +60,35 @@ class IngestSummary:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class EmbeddedChunks:
-    """Output of `embed_documents`: the points to write and the counts for the summary."""
+@dataclass
+class ChunkPlan:
+    """Output of `chunk_documents`: the chunks of changed pages and what to keep as it is."""
 
-    points: list[PointData]
+    chunks: list[Chunk]
+    """Chunks of the pages that changed (pages with unchanged text are not chunked again)."""
+    stored: dict[str, StoredPoint]
+    """The collection's points before this run."""
+    kept_ids: set[str]
+    """Points of unchanged pages."""
+    protected_files: set[str]
+    """Pages that failed to load this time: their points are kept."""
+    total_documents: int
+    problems: list[dict[str, Any]]
+
+    def changed(self) -> list[Chunk]:
+        """Chunks whose stored point is missing or differs."""
+        known = {point_id: point.fingerprint for point_id, point in self.stored.items()}
+        return [c for c in self.chunks if known.get(c.id) != fingerprint(c.payload)]
+
+
+@dataclass(frozen=True)
+class EmbedCounts:
+    """Output of `embed_documents`."""
+
     embedded: int
+    """Texts the model embedded (the rest came from the cache)."""
     unchanged: int
+    """Chunks whose stored point is already right."""
 
 
 def open_index(settings: Settings, model: EmbeddingModel) -> BookIndex:
@@ -82,51 +111,94 @@ def unchanged_pages(
     }
 
 
+def plan_chunks(
+    loaded: LoadResult, settings: Settings, index: BookIndex, full: bool = False
+) -> ChunkPlan:
+    """Step `chunk_documents`: chunk the pages that changed; `full` first empties the collection."""
+    if full:
+        index.drop()
+    index.ensure()
+    stored = index.stored_points(settings.book_id)
+    same = unchanged_pages(loaded.documents, stored, settings)
+    return ChunkPlan(
+        chunks=chunk_documents([d for d in loaded.documents if d.file_path not in same], settings),
+        stored=stored,
+        kept_ids={point_id for point_id, point in stored.items() if point.file_path in same},
+        protected_files={p.file_path for p in loaded.problems if p.failed},
+        total_documents=len(loaded.documents),
+        problems=[_problem(p) for p in loaded.problems],
+    )
+
+
 def embed_documents(
-    chunks: list[Chunk],
-    stored: dict[str, StoredPoint],
+    plan: ChunkPlan,
     settings: Settings,
     model: EmbeddingModel,
     progress: ProgressFactory | None = None,
-) -> EmbeddedChunks:
-    """Vectors for the chunks whose stored point differs; Postgres is opened only if needed."""
-    known = {point_id: point.fingerprint for point_id, point in stored.items()}
-    changed = [c for c in chunks if known.get(c.id) != fingerprint(c.payload)]
+) -> EmbedCounts:
+    """Step `embed_documents`: put a vector for every changed chunk in the embedding cache.
+
+    The cache commits batch by batch, so a run that stops here resumes with what was done.
+    Postgres is opened only when something changed.
+    """
+    changed = plan.changed()
     if not changed:
-        return EmbeddedChunks([], 0, len(chunks))
+        return EmbedCounts(0, len(plan.chunks))
     texts = {c.payload["content_hash"]: c.embedded_text for c in changed}
     with connect(settings) as conn:
         cache = EmbeddingCache(conn, model)
         missing = len(texts) - len(cache.lookup(list(texts)))
         advance = progress(missing) if progress and missing else None
-        vectors, embedded = cache.embed(texts, advance)
+        _, embedded = cache.embed(texts, advance)
+    return EmbedCounts(embedded, len(plan.chunks) - len(changed))
+
+
+def upsert_chunks(
+    plan: ChunkPlan, settings: Settings, model: EmbeddingModel, index: BookIndex
+) -> tuple[int, int]:
+    """Step `upsert_chunks`: write the changed points (vectors from the cache, BM25 computed),
+    then delete the book's points that are neither current nor protected.
+
+    Returns (points written, points deleted). Running it twice gives the same collection.
+    """
+    changed = plan.changed()
+    vectors: dict[str, list[float]] = {}
+    if changed:
+        with connect(settings) as conn:
+            vectors = EmbeddingCache(conn, model).lookup(
+                [c.payload["content_hash"] for c in changed]
+            )
     sparse = Bm25SparseEmbeddings().embed_documents([c.embedded_text for c in changed])
     points = [
         PointData(c.id, c.payload, vectors[c.payload["content_hash"]], s.indices, s.values)
         for c, s in zip(changed, sparse, strict=True)
     ]
-    return EmbeddedChunks(points, embedded, len(chunks) - len(changed))
-
-
-def upsert_chunks(
-    index: BookIndex,
-    settings: Settings,
-    points: list[PointData],
-    keep_ids: set[str],
-    protected_files: set[str],
-) -> tuple[int, int]:
-    """Write `points`, then delete the book's points that are neither kept nor protected.
-
-    Returns (points written, points deleted).
-    """
     index.ensure()
     written = index.upsert(points)
+    keep = {chunk.id for chunk in plan.chunks} | plan.kept_ids
     stale = [
         point_id
         for point_id, stored in index.stored_points(settings.book_id).items()
-        if point_id not in keep_ids and stored.file_path not in protected_files
+        if point_id not in keep and stored.file_path not in plan.protected_files
     ]
     return written, index.delete(stale)
+
+
+def summarize(plan: ChunkPlan, counts: EmbedCounts, written: int, deleted: int) -> IngestSummary:
+    """The run's summary."""
+    return IngestSummary(
+        total_documents=plan.total_documents,
+        total_chunks=len(plan.chunks) + len(plan.kept_ids),
+        embedded=counts.embedded,
+        skipped_unchanged=counts.unchanged + len(plan.kept_ids),
+        deleted=deleted,
+        upserted=written,
+        problems=plan.problems,
+    )
+
+
+def _untracked(_: str) -> AbstractContextManager[None]:
+    return nullcontext()
 
 
 def run_ingest(
@@ -134,35 +206,23 @@ def run_ingest(
     docs_dir: Path | None = None,
     full: bool = False,
     progress: ProgressFactory | None = None,
+    track: StepTracker = _untracked,
 ) -> IngestSummary:
-    """Ingest a docs folder into the book's collection; `full` rebuilds the collection."""
-    loaded = load_documents(docs_dir or settings.book_docs_dir, settings)
+    """Ingest a docs folder into the book's collection, step by step, in this process.
+
+    `full` rebuilds the collection; `track(step)` wraps each step (e.g. to record it).
+    """
     model = make_embedding_model(settings)
     index = open_index(settings, model)
-    if full:
-        index.drop()
-    index.ensure()
-    stored = index.stored_points(settings.book_id)
-    same = unchanged_pages(loaded.documents, stored, settings)
-    kept = {point_id for point_id, point in stored.items() if point.file_path in same}
-    chunks = chunk_documents([d for d in loaded.documents if d.file_path not in same], settings)
-    embedded = embed_documents(chunks, stored, settings, model, progress)
-    written, deleted = upsert_chunks(
-        index,
-        settings,
-        embedded.points,
-        keep_ids={chunk.id for chunk in chunks} | kept,
-        protected_files={p.file_path for p in loaded.problems if p.failed},
-    )
-    return IngestSummary(
-        total_documents=len(loaded.documents),
-        total_chunks=len(chunks) + len(kept),
-        embedded=embedded.embedded,
-        skipped_unchanged=embedded.unchanged + len(kept),
-        deleted=deleted,
-        upserted=written,
-        problems=[_problem(p) for p in loaded.problems],
-    )
+    with track("load_documents"):
+        loaded = load_documents(docs_dir or settings.book_docs_dir, settings)
+    with track("chunk_documents"):
+        plan = plan_chunks(loaded, settings, index, full)
+    with track("embed_documents"):
+        counts = embed_documents(plan, settings, model, progress)
+    with track("upsert_chunks"):
+        written, deleted = upsert_chunks(plan, settings, model, index)
+    return summarize(plan, counts, written, deleted)
 
 
 def _problem(problem: FileProblem) -> dict[str, Any]:

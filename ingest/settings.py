@@ -60,6 +60,25 @@ class Settings(BaseSettings):
     rate_limit_session_per_minute: int = Field(
         30, ge=0, description="Chat turns per session per minute; 0 = unlimited."
     )
+    ingest_workflows: bool = Field(
+        True, description="Run webhook and manual ingests as durable workflows in the server."
+    )
+    workflow_schema: str = Field(
+        "dbos", pattern=r"^[a-z_][a-z0-9_]*$", description="Postgres schema of the workflows."
+    )
+    github_webhook_secret: str | None = Field(
+        None, description="Secret of the GitHub webhook (checks X-Hub-Signature-256)."
+    )
+    rag_secret: str | None = Field(
+        None, description="Bearer token the GitHub Action sends to /webhook/github."
+    )
+    admin_token: str | None = Field(None, description="Bearer token for POST /ingest_book.")
+    docs_glob: str = Field(
+        "book/docs/**", description="Repository paths whose changes trigger an ingest."
+    )
+    webhook_max_bytes: int = Field(
+        25 * 1024 * 1024, ge=1024, description="Larger webhook bodies: 413."
+    )
     db_pool_max_size: int = Field(10, ge=1, description="Most Postgres connections the API holds.")
     db_pool_timeout_seconds: float = Field(
         5.0, gt=0, description="Longest wait for a Postgres connection before answering 503."

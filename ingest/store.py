@@ -53,8 +53,9 @@ def open_qdrant(settings: Settings) -> QdrantClient:
             except RuntimeError as error:
                 raise StoreLockedError(
                     f"the embedded vector store {settings.qdrant_path} is in use by another "
-                    "bookrag process (is `bookrag serve` running?). Stop it, or run Qdrant as a "
-                    "server and set QDRANT_URL so several processes can share it."
+                    "bookrag process (is `bookrag serve` running?). Ask that server to ingest "
+                    "(POST /ingest_book with the ADMIN_TOKEN bearer token), stop it first, or "
+                    "run Qdrant as a server and set QDRANT_URL so several processes can share it."
                 ) from error
     return _clients[key]
 

@@ -93,14 +93,19 @@ def book(tmp_path_factory, database_url):
 async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
     """An HTTP client of the API over `resources`, started and stopped around the block.
 
-    Rate limits are off unless `overrides` set them.
+    Rate limits and ingest workflows are off unless `overrides` turn them on.
     """
     from asgi_lifespan import LifespanManager
 
     from agent.resources import Resources
     from agent.service.app import create_app
 
-    updates = {"rate_limit_client_per_minute": 0, "rate_limit_session_per_minute": 0, **overrides}
+    updates = {
+        "rate_limit_client_per_minute": 0,
+        "rate_limit_session_per_minute": 0,
+        "ingest_workflows": False,
+        **overrides,
+    }
     settings = resources.settings.model_copy(update=updates)
     app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
     async with LifespanManager(app, startup_timeout=60) as manager:
@@ -120,7 +125,12 @@ def running_server(resources, **overrides: object) -> Iterator[str]:  # type: ig
     from agent.resources import Resources
     from agent.service.app import create_app
 
-    updates = {"rate_limit_client_per_minute": 0, "rate_limit_session_per_minute": 0, **overrides}
+    updates = {
+        "rate_limit_client_per_minute": 0,
+        "rate_limit_session_per_minute": 0,
+        "ingest_workflows": False,
+        **overrides,
+    }
     settings = resources.settings.model_copy(update=updates)
     app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))

@@ -37,6 +37,35 @@ class CountingEmbeddings(Embeddings):
         return self.inner.embed_query(text)
 
 
+class FlakyEmbeddings(Embeddings):
+    """The real model behind a service that fails its first `failures` document calls and can
+    be held at a gate (an unset `threading.Event`) to keep a run in `embed_documents`."""
+
+    def __init__(self, inner: Embeddings, failures: int = 0) -> None:
+        self.inner = inner
+        self.failures = failures
+        self.gate = threading.Event()
+        self.gate.set()
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.gate.wait(timeout=120)
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("the embedding service is unreachable")
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.inner.embed_query(text)
+
+
+def with_embeddings(resources: Resources, embeddings: Embeddings) -> Resources:
+    """The same resources with another embeddings object behind the same model id."""
+    real = resources.searcher
+    model = type(real.model)(real.model.model_id, real.model.dimension, embeddings)
+    searcher = type(real)(real.index, model, real.book_id)
+    return Resources(resources.settings, searcher, resources.chat_model)
+
+
 class CountingSearcher(HybridSearcher):
     """The real hybrid searcher, counting its searches."""
 

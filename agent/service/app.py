@@ -16,7 +16,7 @@ from agent.service.chat_route import add_chat_routes
 from agent.service.deps import Service
 from agent.service.errors import install_error_handlers
 from agent.service.limits import BodySizeLimit
-from agent.service.routes import answers, conversations, health, reading
+from agent.service.routes import answers, conversations, health, ingest, reading
 from ingest.settings import Settings, get_settings
 
 DESCRIPTION = """
@@ -51,7 +51,11 @@ def create_app(settings: Settings | None = None, resources: Resources | None = N
     app = FastAPI(title="bookrag", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.service = service
     install_error_handlers(app)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(
+        BodySizeLimit,
+        max_bytes=settings.max_request_bytes,
+        per_path={"/webhook/github": settings.webhook_max_bytes},
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=settings.cors_origins or [settings.site_url],
@@ -59,7 +63,7 @@ def create_app(settings: Settings | None = None, resources: Resources | None = N
         allow_headers=["Content-Type", "Authorization"],
         expose_headers=["Retry-After"],
     )
-    for module in (answers, reading, conversations, health):
+    for module in (answers, reading, conversations, ingest, health):
         app.include_router(module.router)
     add_chat_routes(app, service)
     return app

@@ -16,7 +16,9 @@ from agent.service.errors import VECTOR_STORE_ERRORS, ApiError
 from agent.service.limits import RateLimiter
 from agent.vocabulary import book_vocabulary
 from ingest.database import DatabaseUnavailableError, connect, open_pool
+from ingest.runs import RunRequest, request_run
 from ingest.settings import Settings
+from ingest.workflow import enqueue_run, launch_workflows, stop_workflows
 
 log = logging.getLogger("bookrag.service")
 
@@ -32,6 +34,7 @@ class Service:
         self.session_limiter = RateLimiter(settings.rate_limit_session_per_minute)
         self.schema_ready = False
         self._schema_lock = asyncio.Lock()
+        self.workflows_problem: str | None = "not started"
 
     async def start(self) -> None:
         """Open the book's index and models (off the event loop) and the database pool.
@@ -47,11 +50,51 @@ class Service:
             await self.ensure_schema()
         except DatabaseUnavailableError as error:
             log.warning("starting without the database: %s", error)
+        if self.settings.ingest_workflows:
+            await self._launch_workflows()
+
+    async def _launch_workflows(self) -> None:
+        try:
+            await asyncio.to_thread(launch_workflows, self.settings, self.resources.searcher.model)
+        except Exception as error:  # the API still answers; ingest requests get a 503
+            self.workflows_problem = f"the ingest workflow engine did not start: {error}"
+            log.warning(self.workflows_problem)
+        else:
+            self.workflows_problem = None
 
     async def stop(self) -> None:
-        """Close the database pool."""
+        """Stop the workflow engine (a run resumes at the next start); close the pool."""
+        if self.settings.ingest_workflows and self.workflows_problem is None:
+            await asyncio.to_thread(stop_workflows)
         if self._pool is not None:
             await self._pool.close()
+
+    async def queue_ingest(
+        self,
+        request_id: str,
+        trigger: str,
+        branch: str | None = None,
+        commit: str | None = None,
+        full: bool = False,
+    ) -> RunRequest:
+        """The run serving an ingest request, queued on the workflow engine."""
+        if not self.settings.ingest_workflows:
+            raise ApiError(503, "ingest_disabled", "this server does not run ingests")
+        if self.workflows_problem is not None:
+            raise ApiError(503, "ingest_unavailable", self.workflows_problem)
+        await self.ensure_schema()
+        async with self.pool.connection() as conn:
+            run = await request_run(
+                conn,
+                self.settings.book_id,
+                request_id,
+                trigger,
+                branch=branch,
+                commit=commit,
+                full=full,
+            )
+        await asyncio.to_thread(enqueue_run, run.run_id)  # does nothing for a known run
+        return run
 
     @property
     def resources(self) -> Resources:

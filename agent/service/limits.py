@@ -43,22 +43,26 @@ class BodySizeLimit:
     as it arrives and refused at the first byte over the limit.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int, per_path: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.per_path = per_path or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_large = f"the request body is larger than {self.max_bytes:,} bytes"
+        cap = self.per_path.get(scope["path"], self.max_bytes)
+        too_large = f"the request body is larger than {cap:,} bytes"
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and not declared.isdigit():
             await error_response(400, "bad_request", "Content-Length is not a number")(
                 scope, receive, send
             )
             return
-        if declared is not None and int(declared) > self.max_bytes:
+        if declared is not None and int(declared) > cap:
             await error_response(413, "payload_too_large", too_large)(scope, receive, send)
             return
         received = 0
@@ -67,7 +71,7 @@ class BodySizeLimit:
             nonlocal received
             message = await receive()
             received += len(message.get("body", b""))
-            if received > self.max_bytes:
+            if received > cap:
                 raise HTTPException(413, too_large)  # answered by the API's error handler
             return message
 

@@ -253,3 +253,56 @@ class ErrorResponse(BaseModel):
     """Every error the API returns has this shape."""
 
     error: ErrorBody
+
+
+class RunQueued(BaseModel):
+    """The ingest run that serves the request."""
+
+    run_id: str
+    status: Literal["queued", "running", "completed", "failed"]
+
+
+class WebhookIgnored(BaseModel):
+    """A delivery that needs no ingest."""
+
+    status: Literal["ignored", "pong"]
+    reason: str | None = None
+
+
+class IngestStep(BaseModel):
+    """One step of a run: `load_documents`, `chunk_documents`, `embed_documents`,
+    `upsert_chunks`."""
+
+    name: str
+    status: Literal["running", "completed", "failed"]
+    attempts: int
+    started_at: datetime | None
+    ended_at: datetime | None
+    error: str | None
+
+
+class IngestRun(BaseModel):
+    """An ingest run, its steps and its summary."""
+
+    run_id: str
+    status: Literal["queued", "running", "completed", "failed"]
+    trigger: Literal["webhook", "manual", "cli"]
+    branch: str | None
+    commit: str | None
+    full: bool
+    requested_at: datetime
+    started_at: datetime | None
+    ended_at: datetime | None
+    error: str | None
+    summary: dict[str, Any] | None = Field(
+        None,
+        description="total_documents, total_chunks, embedded, skipped_unchanged, deleted, "
+        "upserted, problems, status",
+    )
+    steps: list[IngestStep]
+
+
+class IngestRunList(BaseModel):
+    """The latest runs, newest first."""
+
+    runs: list[IngestRun]
