@@ -38,6 +38,7 @@ bench: setup
 	$(BIN)/python -m bench.search
 	$(BIN)/python -m bench.agent
 	$(BIN)/python -m bench.service
+	$(BIN)/python -m bench.webhook
 
 clean:
 	rm -rf $(VENV) .data

@@ -352,6 +352,18 @@ def test_a_run_killed_in_embed_documents_resumes_there_and_ends_like_a_clean_run
     summary = json.loads(again.stdout)
     assert (summary["embedded"], summary["upserted"], summary["deleted"]) == (0, 0, 0)
     assert summary["total_chunks"] == run["summary"]["total_chunks"]
+    assert cli_runs(database_url, env["BOOK_ID"]) == [("completed", 4)]
+
+
+def cli_runs(database_url: str, book_id: str) -> list[tuple[str, int]]:
+    """Status and number of recorded steps of the book's `bookrag ingest` runs."""
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        return conn.execute(
+            "SELECT r.status, count(s.name) FROM ingest_runs r"
+            " LEFT JOIN ingest_steps s ON s.run_id = r.id"
+            " WHERE r.book_id = %s AND r.trigger = 'cli' GROUP BY r.id, r.status",
+            (book_id,),
+        ).fetchall()
 
 
 @contextmanager
