@@ -6,6 +6,7 @@ The agent's modules load only for the commands that need them, so `bookrag inges
 import argparse
 import hashlib
 import json
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -210,6 +211,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from agent.service.app import create_app
 
+    logging.basicConfig(  # bookrag's own lines (ingest steps, errors) as key=value logs
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per LLM call is noise
     app = create_app(_settings(args))
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

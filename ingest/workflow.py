@@ -72,7 +72,7 @@ RETRIES = {
 def _begin(run_id: str) -> RunTarget:
     with connect(_here().settings) as conn:
         target = begin_run(conn, run_id)
-    log.info("ingest run %s started (%s, commit %s)", run_id, target.trigger, target.commit)
+    log.info("run_id=%s event=started trigger=%s commit=%s", run_id, target.trigger, target.commit)
     return target
 
 
@@ -82,7 +82,7 @@ def _load(run_id: str, target: RunTarget) -> LoadResult:
     with recorded_step(settings, run_id, "load_documents"):
         at = sync_to_commit(settings.book_docs_dir, target.branch, target.commit)
         loaded = load_documents(settings.book_docs_dir, settings)
-    log.info("run %s: load_documents: %d pages at %s", run_id, len(loaded.documents), at)
+    log.info("run_id=%s step=load_documents pages=%d commit=%s", run_id, len(loaded.documents), at)
     return loaded
 
 
@@ -91,7 +91,7 @@ def _chunk(run_id: str, loaded: LoadResult, full: bool) -> ChunkPlan:
     here = _here()
     with recorded_step(here.settings, run_id, "chunk_documents"):
         plan = plan_chunks(loaded, here.settings, open_index(here.settings, here.model), full)
-    log.info("run %s: chunk_documents: %d chunks to check", run_id, len(plan.chunks))
+    log.info("run_id=%s step=chunk_documents chunks=%d", run_id, len(plan.chunks))
     return plan
 
 
@@ -100,7 +100,7 @@ def _embed(run_id: str, plan: ChunkPlan) -> EmbedCounts:
     here = _here()
     with recorded_step(here.settings, run_id, "embed_documents"):
         counts = embed_documents(plan, here.settings, here.model)
-    log.info("run %s: embed_documents: %d embedded", run_id, counts.embedded)
+    log.info("run_id=%s step=embed_documents embedded=%d", run_id, counts.embedded)
     return counts
 
 
@@ -110,7 +110,7 @@ def _upsert(run_id: str, plan: ChunkPlan) -> tuple[int, int]:
     with recorded_step(here.settings, run_id, "upsert_chunks"):
         index = open_index(here.settings, here.model)
         written, deleted = upsert_chunks(plan, here.settings, here.model, index)
-    log.info("run %s: upsert_chunks: %d written, %d deleted", run_id, written, deleted)
+    log.info("run_id=%s step=upsert_chunks written=%d deleted=%d", run_id, written, deleted)
     return written, deleted
 
 
@@ -118,7 +118,7 @@ def _upsert(run_id: str, plan: ChunkPlan) -> tuple[int, int]:
 def _end(run_id: str, summary: dict | None, error: str | None) -> None:
     with connect(_here().settings) as conn:
         end_run(conn, run_id, summary, error)
-    log.info("ingest run %s %s", run_id, f"failed: {error}" if error else "completed")
+    log.info("run_id=%s event=%s error=%r", run_id, "failed" if error else "completed", error)
 
 
 @DBOS.workflow(name="ingest_book")
