@@ -2,7 +2,11 @@
 
 import os
 import shutil
+import signal
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -89,14 +93,8 @@ def book(tmp_path_factory, database_url):
     return build_resources(settings)
 
 
-@asynccontextmanager
-async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
-    """An HTTP client of the API over `resources`, started and stopped around the block.
-
-    Rate limits and ingest workflows are off unless `overrides` turn them on.
-    """
-    from asgi_lifespan import LifespanManager
-
+def _test_app(resources, overrides: dict[str, object]):  # type: ignore[no-untyped-def]
+    """The API over `resources`; rate limits and ingest workflows off unless `overrides` say."""
     from agent.resources import Resources
     from agent.service.app import create_app
 
@@ -107,8 +105,15 @@ async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncCl
         **overrides,
     }
     settings = resources.settings.model_copy(update=updates)
-    app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
-    async with LifespanManager(app, startup_timeout=60) as manager:
+    return create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
+
+
+@asynccontextmanager
+async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
+    """An HTTP client of the API over `resources`, started and stopped around the block."""
+    from asgi_lifespan import LifespanManager
+
+    async with LifespanManager(_test_app(resources, overrides), startup_timeout=60) as manager:
         transport = httpx.ASGITransport(manager.app, raise_app_exceptions=False)  # as uvicorn
         async with httpx.AsyncClient(transport=transport, base_url="http://bookrag.test") as client:
             yield client
@@ -122,17 +127,7 @@ def running_server(resources, **overrides: object) -> Iterator[str]:  # type: ig
 
     import uvicorn
 
-    from agent.resources import Resources
-    from agent.service.app import create_app
-
-    updates = {
-        "rate_limit_client_per_minute": 0,
-        "rate_limit_session_per_minute": 0,
-        "ingest_workflows": False,
-        **overrides,
-    }
-    settings = resources.settings.model_copy(update=updates)
-    app = create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
+    app = _test_app(resources, overrides)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -147,3 +142,31 @@ def running_server(resources, **overrides: object) -> Iterator[str]:  # type: ig
     finally:
         server.should_exit = True
         thread.join(timeout=30)
+
+
+@contextmanager
+def bookrag_serve(
+    folder: Path, env: dict[str, str], stop: signal.Signals = signal.SIGTERM
+) -> Iterator[str]:
+    """`bookrag serve` in a child process with `env`, its output in `folder/serve.log`;
+    yields its base URL once `/health` answers, and stops it with `stop` at the end."""
+    port = free_port()
+    with (folder / "serve.log").open("a") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "agent.cli", "serve", "--port", str(port)],
+            cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            if server.poll() is not None:
+                raise RuntimeError(f"bookrag serve exited: {(folder / 'serve.log').read_text()}")
+            try:
+                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield base
+    finally:
+        server.send_signal(stop)
+        server.wait(timeout=30)

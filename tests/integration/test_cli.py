@@ -4,13 +4,12 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.conftest import free_port
+from tests.conftest import bookrag_serve
 
 
 @pytest.fixture
@@ -117,32 +116,14 @@ def test_serve_answers_over_http_and_a_concurrent_ingest_is_told_what_to_do(
     run_cli, cli_env, sample_docs, tmp_path
 ):
     assert run_cli("ingest").returncode == 0
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "agent.cli", "serve", "--port", str(port)],
-        cwd=tmp_path,
-        env=cli_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
+    with bookrag_serve(tmp_path, cli_env) as base:
         ready = httpx.get(f"{base}/ready", timeout=30)
-        answer = httpx.post(
-            f"{base}/query", json={"question": "What is a ROS 2 topic?"}, timeout=60
-        )
+        question = {"question": "What is a ROS 2 topic?"}
+        answer = httpx.post(f"{base}/query", json=question, timeout=60)
         ingest = run_cli("ingest")
-    finally:
-        server.terminate()
-        output, _ = server.communicate(timeout=30)
+    output = (tmp_path / "serve.log").read_text()
     assert ready.status_code == 200, ready.text
     assert answer.status_code == 200 and answer.json()["sources"], answer.text
     assert ingest.returncode == 2 and "in use" in ingest.stderr
+    assert "POST /ingest_book" in ingest.stderr
     assert "Traceback" not in ingest.stderr and "Traceback" not in output

@@ -11,15 +11,15 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import httpx
 import psycopg
 
 from agent.resources import build_resources
-from tests.conftest import SAMPLE_BOOK, free_port, serving, settings_for
+from tests.conftest import SAMPLE_BOOK, bookrag_serve, serving, settings_for
 from tests.fakes import FlakyEmbeddings, with_embeddings
 
 SECRET = "webhook-secret"
@@ -318,7 +318,7 @@ def test_a_run_killed_in_embed_documents_resumes_there_and_ends_like_a_clean_run
         return {name: (status, attempts) for name, status, attempts in rows}
 
     try:
-        with running_cli_server(tmp_path, env) as base:
+        with bookrag_serve(tmp_path, env, stop=signal.SIGKILL) as base:
             body = push_body()
             reply = httpx.post(f"{base}/webhook/github", content=body, headers=signed(body))
             run_id = reply.json()["run_id"]
@@ -328,8 +328,8 @@ def test_a_run_killed_in_embed_documents_resumes_there_and_ends_like_a_clean_run
                 time.sleep(0.05)
             time.sleep(1.0)  # some batches embedded and cached, most not
             assert steps_of(run_id)["embed_documents"][0] == "running"
-        # the server was killed (SIGKILL) mid-step; a new one picks the run up
-        with running_cli_server(tmp_path, env) as base:
+        # that server was killed (SIGKILL) inside the step; a new one picks the run up
+        with bookrag_serve(tmp_path, env, stop=signal.SIGKILL) as base:
             for _ in range(1200):
                 run = httpx.get(f"{base}/ingest/runs/{run_id}").json()
                 if run["status"] in ("completed", "failed"):
@@ -364,25 +364,3 @@ def cli_runs(database_url: str, book_id: str) -> list[tuple[str, int]]:
             " WHERE r.book_id = %s AND r.trigger = 'cli' GROUP BY r.id, r.status",
             (book_id,),
         ).fetchall()
-
-
-@contextmanager
-def running_cli_server(folder: Path, env: dict[str, str]) -> Iterator[str]:
-    """`bookrag serve` in a child process; killed with SIGKILL (no clean shutdown) at the end."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "agent.cli", "serve", "--port", str(port)],
-        cwd=folder, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        yield base
-    finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait(timeout=30)
