@@ -1,4 +1,4 @@
-"""What routes depend on: the service's shared parts, a database connection, rate limits."""
+"""What routes depend on: the shared parts (index, models, pool, limits, ingest queue)."""
 
 import asyncio
 import logging
