@@ -110,6 +110,8 @@ async def test_a_signed_push_to_the_docs_runs_every_step_and_fills_the_index(
         run = await finished(client, delivery)
         found = (await client.post("/search", json={"text": "QoS reliability"})).json()
         page = (await client.get("/ingest")).text
+        ready = (await client.get("/ready")).json()
+    assert ready["parts"]["ingest_workflows"] == {"ok": True, "detail": "running"}
     assert run["status"] == "completed" and run["trigger"] == "webhook"
     assert run["commit"] == "c0ffee" and run["branch"] == "main"
     assert [(s["name"], s["status"], s["attempts"]) for s in run["steps"]] == [

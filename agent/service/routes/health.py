@@ -58,12 +58,18 @@ async def _check(probe: Callable[[Service], Awaitable[str]], service: Service) -
     responses={503: {"model": Readiness, "description": "Not ready."}},
 )
 async def ready(service: ServiceDep) -> Readiness | JSONResponse:
-    """Whether Postgres, the book's Qdrant collection and the embedding model all answer."""
+    """Whether Postgres, the book's Qdrant collection and the embedding model all answer.
+
+    The ingest workflow engine is reported too (when enabled) but does not decide readiness:
+    answering readers does not need it.
+    """
     probes = {"postgres": _postgres, "qdrant": _qdrant, "embeddings": _embeddings}
     results = await asyncio.gather(*(_check(probe, service) for probe in probes.values()))
-    report = Readiness(
-        ready=all(part.ok for part in results), parts=dict(zip(probes, results, strict=True))
-    )
+    parts = dict(zip(probes, results, strict=True))
+    if service.settings.ingest_workflows:
+        problem = service.workflows_problem
+        parts["ingest_workflows"] = ReadyPart(ok=problem is None, detail=problem or "running")
+    report = Readiness(ready=all(part.ok for part in results), parts=parts)
     if report.ready:
         return report
     return JSONResponse(report.model_dump(), status_code=503)
