@@ -127,8 +127,7 @@ async def _record(
     status: str = "complete",
 ) -> int:
     async with pool.connection() as conn:
-        recorded = await record_turn(conn, session, question, answer, sources, status)
-    return recorded.answer_id
+        return await record_turn(conn, session, question, answer, sources, status)
 
 
 async def run_turn(

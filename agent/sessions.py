@@ -33,14 +33,6 @@ class SessionTurnStart:
     """The session had been inactive past its expiry, so its context window restarted."""
 
 
-@dataclass(frozen=True)
-class RecordedTurn:
-    """Ids of the two messages a turn stored."""
-
-    question_id: int
-    answer_id: int
-
-
 def session_uuid(name: str) -> uuid.UUID:
     """A session id from a UUID string, or a stable UUID made from any other name."""
     try:
@@ -122,12 +114,11 @@ async def record_turn(
     answer: str,
     sources: Sequence[Source],
     status: str = "complete",
-) -> RecordedTurn:
-    """Store a question and its answer (or a failed turn) together."""
+) -> int:
+    """Store a question and its answer (or a failed turn) together; returns the answer's id."""
     async with conn.transaction():
-        asked = await conn.execute(
-            "INSERT INTO messages (session_id, role, content, status)"
-            " VALUES (%s, 'user', %s, %s) RETURNING id",
+        await conn.execute(
+            "INSERT INTO messages (session_id, role, content, status) VALUES (%s, 'user', %s, %s)",
             (session_id, question, status),
         )
         answered = await conn.execute(
@@ -135,9 +126,9 @@ async def record_turn(
             " VALUES (%s, 'assistant', %s, %s, %s) RETURNING id",
             (session_id, answer, Jsonb(list(sources)), status),
         )
-        question_row, answer_row = await asked.fetchone(), await answered.fetchone()
-    assert question_row is not None and answer_row is not None
-    return RecordedTurn(question_row[0], answer_row[0])
+        row = await answered.fetchone()
+    assert row is not None  # INSERT ... RETURNING always returns the row
+    return int(row[0])
 
 
 async def session_view(

@@ -30,8 +30,6 @@ class RunRequest:
 
     run_id: str
     status: str
-    created: bool
-    """A new run (False: a replayed request, or one that joined a waiting run)."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,7 @@ async def request_run(
         )
         earlier = await cursor.fetchone()
         if earlier is not None:
-            return RunRequest(earlier[0], earlier[1], created=False)
+            return RunRequest(earlier[0], earlier[1])
         cursor = await conn.execute(
             "UPDATE ingest_runs SET branch = coalesce(%s, branch),"
             " commit_sha = coalesce(%s, commit_sha), full_rebuild = full_rebuild OR %s"
@@ -86,7 +84,7 @@ async def request_run(
             "INSERT INTO ingest_requests (request_id, run_id) VALUES (%s, %s)",
             (request_id, run_id),
         )
-    return RunRequest(run_id, "queued", created=waiting is None)
+    return RunRequest(run_id, "queued")
 
 
 async def list_runs(conn: AsyncConnection, book_id: str, limit: int = 20) -> list[dict[str, Any]]:
