@@ -12,10 +12,18 @@ configured. Answers stream as custom events `{"event": "token", "text"}` followe
 """
 
 import asyncio
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+)
 from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -35,6 +43,8 @@ from agent.text import structural_intent
 from agent.vocabulary import book_vocabulary
 from ingest.search import SearchFilters
 
+log = logging.getLogger("bookrag.agent")
+
 DEGRADED_NOTE = (
     "(The language model is unavailable right now, so here are the passages of the book that "
     "answer your question.)\n\n"
@@ -47,6 +57,16 @@ def _emit_answer(pieces: list[str], sources: list[Source]) -> str:
         writer({"event": "token", "text": piece})
     writer({"event": "sources", "sources": sources})
     return "".join(pieces).strip()
+
+
+async def _chat_model(state: State) -> BaseChatModel | None:
+    """The LLM, unless none is configured or it already failed during this turn."""
+    return None if state.get("degraded") else (await current_resources()).chat_model
+
+
+def _llm_failed(node: str, error: Exception) -> dict[str, Any]:
+    log.warning("the LLM failed in %s, continuing offline: %s", node, error)
+    return {"degraded": True}
 
 
 def _history(state: State, runtime: Runtime[Context]) -> list[AnyMessage]:
@@ -66,6 +86,7 @@ async def prepare(state: State) -> dict[str, Any]:
         "sources": [],
         "refusal_reason": None,
         "source_context": None,
+        "degraded": False,
     }
 
 
@@ -78,13 +99,20 @@ async def highlight_answer(state: State, runtime: Runtime[Context]) -> dict[str,
     """Answer only from the reader's selection: no retrieval, no embeddings."""
     selection = (state.get("selected_text") or "").strip()
     question = state["standalone_question"]
-    model = (await current_resources()).chat_model
-    if model is None:
-        pieces = [extractive.answer_from_selection(question, selection)]
-    else:
+    model = await _chat_model(state)
+    if model is not None:
         system = context_of(runtime).highlight_prompt.format(selected_text=selection)
         messages = [SystemMessage(system), HumanMessage(question)]
-        pieces = [piece async for piece in llm.stream_reply(model, messages)]
+        try:
+            text = await _stream_reply(model, messages)
+        except LLMUnavailableError as error:
+            log.warning("the LLM failed in highlight_answer, answering offline: %s", error)
+        else:
+            get_stream_writer()({"event": "sources", "sources": []})
+            return {**_final(text, []), "source_context": selection}
+    pieces = [extractive.answer_from_selection(question, selection)]
+    if model is not None:
+        pieces.insert(0, DEGRADED_NOTE)
     return {**_final(_emit_answer(pieces, []), []), "source_context": selection}
 
 
@@ -94,11 +122,19 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     history = _history(state, runtime)
     if not history:
         return {}
-    model = (await current_resources()).chat_model
-    if model is None:
-        return {"standalone_question": condense_rules(question, history)}
-    prompt = context_of(runtime).condense_prompt
-    return {"standalone_question": await llm.condense_with_llm(model, prompt, history, question)}
+    model = await _chat_model(state)
+    if model is not None:
+        prompt = context_of(runtime).condense_prompt
+        try:
+            return {
+                "standalone_question": await llm.condense_with_llm(model, prompt, history, question)
+            }
+        except Exception as error:
+            return {
+                **_llm_failed("condense", error),
+                "standalone_question": condense_rules(question, history),
+            }
+    return {"standalone_question": condense_rules(question, history)}
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -124,14 +160,19 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
-    model = resources.chat_model
+    model = await _chat_model(state)
+    failed: dict[str, Any] = {}
     if ctx.reranker == "llm" and model is not None and ranked:
         top = ranked[: ctx.top_k * 2]
         texts = [r.hit.payload.get("text", "") for r in top]
-        order = await llm.rerank_with_llm(model, ctx.rerank_prompt, question, texts)
-        ranked = [top[i] for i in order] + ranked[len(top) :]
+        try:
+            order = await llm.rerank_with_llm(model, ctx.rerank_prompt, question, texts)
+        except Exception as error:  # keep the offline order
+            failed = _llm_failed("rerank", error)
+        else:
+            ranked = [top[i] for i in order] + ranked[len(top) :]
     candidates = [candidate_from(r.hit, rerank_score=r.score, signals=r.signals) for r in ranked]
-    return {"candidates": candidates}
+    return {"candidates": candidates, **failed}
 
 
 async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -140,23 +181,29 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = context_of(runtime)
     question = state["standalone_question"]
     candidates = state["candidates"][: ctx.top_k * 2]
-    model = resources.chat_model
+    model = await _chat_model(state)
+    failed: dict[str, Any] = {}
+    verdicts: list[bool] | None = None
     if model is not None:
         texts = [c["payload"].get("text", "") for c in candidates]
-        verdicts = await llm.grade_with_llm(model, ctx.grade_prompt, question, texts)
+        try:
+            verdicts = await llm.grade_with_llm(model, ctx.grade_prompt, question, texts)
+        except Exception as error:  # grade offline instead
+            failed = _llm_failed("grade", error)
+    if verdicts is not None:
         kept = [c for c, ok in zip(candidates, verdicts, strict=True) if ok]
     else:
         vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
         thresholds = GradeThresholds(ctx.min_text_coverage, ctx.min_dense, ctx.max_unknown_share)
-        if off_book(question, vocabulary, thresholds):
-            return {"documents": [], "refusal_reason": "off_book"}  # rewording cannot help
+        if off_book(question, vocabulary, thresholds):  # rewording cannot help
+            return {"documents": [], "refusal_reason": "off_book", **failed}
         ranked = rerank_candidates(question, [hit_from(c) for c in candidates], vocabulary)
         passing = {r.hit.id for r in grade_offline(ranked, thresholds)}
         kept = [c for c in candidates if c["id"] in passing]
     documents = await asyncio.to_thread(
         expand_fragments, kept[: ctx.top_k], resources.searcher.index
     )
-    return {"documents": documents}
+    return {"documents": documents, **failed}
 
 
 def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
@@ -176,12 +223,16 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
 async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A new search query for the same question."""
     question = state["standalone_question"]
-    model = (await current_resources()).chat_model
-    if model is None:
-        query = " ".join(topic_words(question)) or question
-    else:
-        query = await llm.rewrite_with_llm(model, context_of(runtime).rewrite_prompt, question)
-    return {"standalone_question": query, "rewrite_count": state.get("rewrite_count", 0) + 1}
+    model = await _chat_model(state)
+    counted = {"rewrite_count": state.get("rewrite_count", 0) + 1}
+    if model is not None:
+        try:
+            query = await llm.rewrite_with_llm(model, context_of(runtime).rewrite_prompt, question)
+        except Exception as error:
+            query = " ".join(topic_words(question)) or question
+            return {"standalone_question": query, **counted, **_llm_failed("rewrite", error)}
+        return {"standalone_question": query, **counted}
+    return {"standalone_question": " ".join(topic_words(question)) or question, **counted}
 
 
 class LLMUnavailableError(RuntimeError):
@@ -191,14 +242,18 @@ class LLMUnavailableError(RuntimeError):
 async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A cited answer from the graded documents (LLM, or extractive without one).
 
-    If the LLM fails before its first token, the turn degrades to the extractive answer and
-    says so; a failure mid-answer is raised, so the caller never stores half an answer.
+    If the LLM failed earlier in the turn, or fails before its first token here, the answer is
+    extractive and says so; a failure mid-answer is raised, so the caller never stores half an
+    answer as a complete one.
     """
+    if state.get("degraded"):
+        return _answer_extractively(state, note=DEGRADED_NOTE)
     model = (await current_resources()).chat_model
     if model is not None:
         try:
             return await _answer_with_llm(model, state, runtime)
-        except LLMUnavailableError:
+        except LLMUnavailableError as error:
+            log.warning("the LLM failed in answer, answering offline: %s", error)
             return _answer_extractively(state, note=DEGRADED_NOTE)
     return _answer_extractively(state)
 
@@ -236,11 +291,24 @@ async def _answer_with_llm(
     question = HumanMessage(state["standalone_question"])
     messages = [SystemMessage(system), *_history(state, runtime), question]
     guard = CitationFilter({s["n"] for s in sources})
+    text = await _stream_reply(model, messages, guard)
+    cited = [s for s in sources if s["n"] in guard.cited] or sources
+    get_stream_writer()({"event": "sources", "sources": cited})
+    return _final(text, cited)
+
+
+async def _stream_reply(
+    model: BaseChatModel, messages: Sequence[BaseMessage], guard: CitationFilter | None = None
+) -> str:
+    """Stream the LLM's reply as token events (through `guard`, if any) and return it.
+
+    Raises `LLMUnavailableError` when the model fails before its first token.
+    """
     writer = get_stream_writer()
     pieces: list[str] = []
     try:
         async for piece in llm.stream_reply(model, messages):
-            shown = guard.feed(piece)
+            shown = guard.feed(piece) if guard else piece
             if shown:
                 writer({"event": "token", "text": shown})
                 pieces.append(shown)
@@ -248,12 +316,10 @@ async def _answer_with_llm(
         if pieces:
             raise
         raise LLMUnavailableError(str(error)) from error
-    rest = guard.flush()
+    rest = guard.flush() if guard else ""
     if rest:
         writer({"event": "token", "text": rest})
-    cited = [s for s in sources if s["n"] in guard.cited] or sources
-    writer({"event": "sources", "sources": cited})
-    return _final("".join([*pieces, rest]).strip(), cited)
+    return "".join([*pieces, rest]).strip()
 
 
 async def refuse(state: State) -> dict[str, Any]:

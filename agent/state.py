@@ -51,6 +51,8 @@ class State(InputState, total=False):
     `not_found` (nothing relevant, even after rewording)."""
     source_context: str | None
     """For a highlight answer: the selected text it was answered from."""
+    degraded: bool
+    """The LLM failed during this turn, so the rest of it ran offline (and the answer says so)."""
 
 
 Route = Literal["highlight_answer", "condense"]

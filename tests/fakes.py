@@ -194,11 +194,12 @@ class ScriptedChatModel(BaseChatModel):
 
     Grading keeps every excerpt, condensing returns the last question unchanged, and the answer
     is `answer`, streamed word by word. `fail_after_words` makes the answer stream raise after
-    that many words (0: before the first one).
+    that many words (0: before the first one); `down` makes every call fail.
     """
 
     answer: str = "The book explains this [1]."
     fail_after_words: int | None = None
+    down: bool = False
     calls: list[list[BaseMessage]] = Field(default_factory=list)
 
     @property
@@ -221,12 +222,14 @@ class ScriptedChatModel(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                   **kwargs: Any) -> ChatResult:  # fmt: skip
         self.calls.append(list(messages))
+        if self.down:
+            raise ConnectionError("the language model is unreachable")
         return ChatResult(generations=[ChatGeneration(message=AIMessage(self._reply(messages)))])
 
     def _stream(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
                 **kwargs: Any) -> Iterator[ChatGenerationChunk]:  # fmt: skip
         self.calls.append(list(messages))
         for count, word in enumerate(self._reply(messages).split(" ")):
-            if count == self.fail_after_words:
+            if count == self.fail_after_words or self.down:
                 raise ConnectionError("the language model went away")
             yield ChatGenerationChunk(message=AIMessageChunk(content=word + " "))

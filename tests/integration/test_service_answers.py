@@ -127,6 +127,27 @@ async def test_failing_llm_falls_back_to_the_extractive_answer_and_says_so(book)
     assert "RELIABLE" in reply["answer"] and reply["sources"]
 
 
+async def test_an_llm_that_is_down_degrades_every_step_to_offline_and_says_so(book):
+    model = ScriptedChatModel(down=True)
+    selection = "Reliable delivery retransmits lost samples. Best effort drops them."
+    async with serving(with_model(book, model)) as client:
+        first = await ask(client)
+        calls_in_first_turn = len(model.calls)
+        follow_up = await ask(client, "And what about durability?", session_id=first["session_id"])
+        highlight = await client.post(
+            "/highlight_query",
+            json={"question": "What does reliable do?", "selected_text": selection},
+        )
+    note = DEGRADED_NOTE.strip()[:40]
+    assert first["answer"].startswith(note) and "RELIABLE" in first["answer"]
+    assert first["sources"] and not first["refused"]
+    assert calls_in_first_turn == 1  # after the grader's failure the turn stops asking the LLM
+    assert follow_up["answer"].startswith(note) and "TRANSIENT_LOCAL" in follow_up["answer"]
+    assert highlight.status_code == 200
+    assert highlight.json()["answer"].startswith(note)
+    assert "retransmits lost samples" in highlight.json()["answer"]
+
+
 async def test_highlight_query_answers_from_the_selection_without_searching(book):
     resources, searcher, embeddings = spied(book)
     selection = (
