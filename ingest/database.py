@@ -37,14 +37,20 @@ def database_url(settings: Settings) -> str:
     return embedded_server_url(settings.postgres_dir.resolve())
 
 
+_migrated: set[str] = set()
+"""Database URLs this process has already brought up to date."""
+
+
 def connect(settings: Settings) -> psycopg.Connection:
-    """An autocommit connection with every migration applied."""
+    """An autocommit connection with every migration applied (checked once per process)."""
     url = database_url(settings)
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=10)
     except psycopg.OperationalError as error:
         raise DatabaseUnavailableError(f"cannot connect to Postgres: {error}".strip()) from error
-    apply_migrations(conn)
+    if url not in _migrated:
+        apply_migrations(conn)
+        _migrated.add(url)
     return conn
 
 

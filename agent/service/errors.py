@@ -71,23 +71,17 @@ def as_api_error(error: BaseException) -> ApiError:
     if isinstance(error, InvalidTurnError):
         return ApiError(422, "invalid_turn", str(error))
     if isinstance(error, DATABASE_ERRORS):
-        log.warning("database unavailable: %s", error)
-        return ApiError(
-            503,
-            "database_unavailable",
-            "the conversation database is unreachable right now; try again shortly",
-            {"Retry-After": "5"},
-        )
+        return _unavailable("database_unavailable", "the conversation database", error)
     if isinstance(error, VECTOR_STORE_ERRORS):
-        log.warning("vector store unavailable: %s", error)
-        return ApiError(
-            503,
-            "vector_store_unavailable",
-            "the book's search index is unreachable right now; try again shortly",
-            {"Retry-After": "5"},
-        )
+        return _unavailable("vector_store_unavailable", "the book's search index", error)
     log.error("unexpected error", exc_info=error)
     return ApiError(500, "internal_error", "an unexpected error occurred; it has been logged")
+
+
+def _unavailable(code: str, what: str, error: BaseException) -> ApiError:
+    log.warning("%s: %s", code, error)
+    message = f"{what} is unreachable right now; try again shortly"
+    return ApiError(503, code, message, {"Retry-After": "5"})
 
 
 def _validation_message(errors: list[Any]) -> tuple[str, str]:
