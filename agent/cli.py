@@ -8,31 +8,31 @@ import hashlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from agent.inputs import InvalidTurnError
-from ingest.database import DatabaseUnavailableError, connect
-from ingest.embeddings import ModelFileError, make_embedding_model
-from ingest.evaluation import (
+from agent.evaluation.metrics import (
     EvalInputError,
     evaluate_retrieval,
     load_questions,
     report_json,
     summary_line,
 )
+from agent.inputs import InvalidTurnError
+from agent.retrieval.search import SearchFilters, SearchHit
+from core.database import DatabaseUnavailableError, connect, migrate
+from core.embeddings import ModelFileError
+from core.migrations import schema_version
+from core.settings import Settings, get_settings
+from core.store import StoreLockedError
 from ingest.loader import DocsFolderNotFoundError
-from ingest.pipeline import IngestSummary, open_index, run_ingest
-from ingest.runs import describe, end_run, recorded_step, start_cli_run
-from ingest.search import HybridSearcher, SearchFilters, SearchHit
-from ingest.settings import Settings, get_settings
-from ingest.store import StoreLockedError
+from ingest.recorded import run_ingest
 
 if TYPE_CHECKING:
-    from agent.chat import TurnResult
+    from agent.conversations.turns import TurnResult
     from agent.resources import Resources
 
 USER_ERRORS = (
@@ -68,34 +68,13 @@ def _settings(args: argparse.Namespace) -> Settings:
 def cmd_ingest(args: argparse.Namespace) -> int:
     """Ingest a docs folder and print the run summary as JSON."""
     settings = _settings(args)
-    summary = _recorded_ingest(settings, args.docs, args.full)
+    migrate(settings)
+    summary = run_ingest(settings, args.docs, full=args.full, progress=_progress_bar)
     for problem in summary.problems:
         kind = "failed" if problem["failed"] else "skipped"
         print(f"{kind}: {problem['file']}: {problem['reason']}", file=sys.stderr)
     print(json.dumps(summary.as_dict(), ensure_ascii=False))
     return 0
-
-
-def _recorded_ingest(settings: Settings, docs: Path | None, full: bool) -> IngestSummary:
-    """Run the ingest in this process, recorded as a `cli` run beside the server's runs."""
-    open_index(settings, make_embedding_model(settings))  # a locked store fails before recording
-    with connect(settings) as conn:
-        run_id = start_cli_run(conn, settings.book_id, full)
-    try:
-        summary = run_ingest(
-            settings,
-            docs,
-            full=full,
-            progress=_progress_bar,
-            track=lambda step: recorded_step(settings, run_id, step),
-        )
-    except Exception as error:
-        with connect(settings) as conn:
-            end_run(conn, run_id, error=describe(error))
-        raise
-    with connect(settings) as conn:
-        end_run(conn, run_id, summary.as_dict())
-    return summary
 
 
 def _filters(args: argparse.Namespace) -> SearchFilters:
@@ -110,11 +89,6 @@ def _filters(args: argparse.Namespace) -> SearchFilters:
     )
 
 
-def _searcher(settings: Settings) -> HybridSearcher:
-    model = make_embedding_model(settings)
-    return HybridSearcher(open_index(settings, model), model, settings.book_id)
-
-
 def _hit_json(hit: SearchHit) -> dict[str, Any]:
     fields = ("file_path", "heading_path", "section_type", "module", "chapter", "text")
     return {"id": hit.id, "score": hit.score, "url": hit.url} | {
@@ -124,8 +98,10 @@ def _hit_json(hit: SearchHit) -> dict[str, Any]:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """Print the top chunks for a query."""
-    settings = _settings(args)
-    hits = _searcher(settings).search(args.query, k=args.k, filters=_filters(args))
+    from agent.resources import build_resources
+
+    searcher = build_resources(_settings(args)).searcher
+    hits = searcher.search(args.query, k=args.k, filters=_filters(args))
     if args.json:
         print(json.dumps([_hit_json(hit) for hit in hits], ensure_ascii=False))
         return 0
@@ -143,12 +119,21 @@ def evaluation_book_id(docs: Path) -> str:
     return f"eval-{digest}"
 
 
+def _evaluation_settings(docs: Path) -> Settings:
+    """Settings of the evaluated folder's own book, ingested (incrementally) first."""
+    settings = get_settings().model_copy(update={"book_id": evaluation_book_id(docs)})
+    migrate(settings)
+    run_ingest(settings, docs, progress=_progress_bar)
+    return settings
+
+
 def cmd_eval_retrieval(args: argparse.Namespace) -> int:
     """Ingest a docs folder into its own collection and score a question set against it."""
     questions = load_questions(args.questions)
-    settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
-    run_ingest(settings, args.docs, progress=_progress_bar)
-    from agent.evaluation import graph_retriever  # the graph loads slowly; only eval needs it
+    settings = _evaluation_settings(args.docs)
+    from agent.evaluation.harness import (
+        graph_retriever,  # the graph loads slowly; only eval needs it
+    )
     from agent.resources import build_resources
 
     report = evaluate_retrieval(questions, graph_retriever(build_resources(settings)), k=args.k)
@@ -161,7 +146,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
     import asyncio
 
     from agent.resources import build_resources, load_chat_model
-    from agent.sources import format_source
+    from agent.retrieval.sources import format_source
 
     settings = _settings(args)
     resources = build_resources(settings, load_chat_model(settings))
@@ -179,30 +164,24 @@ def cmd_ask(args: argparse.Namespace) -> int:
 async def _ask(args: argparse.Namespace, resources: "Resources") -> "TurnResult":
     import asyncio
 
-    from agent.chat import Turn, stream_turn
-    from agent.sessions import open_session, session_uuid
-    from ingest.database import open_pool
+    from agent.conversations.sessions import open_session, session_uuid
+    from agent.conversations.turns import Turn, run_turn
+    from core.database import open_pool
 
     session = session_uuid(args.session) if args.session else None
     filters = _filters(args).model_dump(exclude_none=True)
     turn = Turn(args.question, session, args.selected_text, filters)
     if session is None:
-        return await _print_turn(stream_turn(turn, resources))
-    await asyncio.to_thread(lambda: connect(resources.settings).close())  # migrations
+        return await run_turn(turn, resources, on_text=_print_text)
+    await asyncio.to_thread(migrate, resources.settings)
     async with await open_pool(resources.settings, max_size=1) as pool:
         async with pool.connection() as conn:
             await open_session(conn, session, resources.settings.book_id)
-        return await _print_turn(stream_turn(turn, resources, pool))
+        return await run_turn(turn, resources, pool, on_text=_print_text)
 
 
-async def _print_turn(events: "AsyncIterator[str | TurnResult]") -> "TurnResult":
-    from agent.chat import TurnResult
-
-    async for event in events:
-        if isinstance(event, TurnResult):
-            return event
-        print(event, end="", flush=True)
-    raise RuntimeError("the graph finished without a result")
+def _print_text(text: str) -> None:
+    print(text, end="", flush=True)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -215,19 +194,35 @@ def cmd_serve(args: argparse.Namespace) -> int:
         level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per LLM call is noise
-    app = create_app(_settings(args))
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    settings = _settings(args)
+    proxies = settings.trusted_proxies
+    address = f"http://{args.host}:{args.port}"
+    if (settings.site_build_dir / "index.html").is_file():
+        print(f"Read the book and ask it questions at {address}/", flush=True)
+    else:
+        print(
+            f"Serving the API at {address}/docs (no built site in {settings.site_build_dir}: "
+            "with Node.js >= 20, `make run` builds it and serves the book here)",
+            flush=True,
+        )
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        proxy_headers=bool(proxies),  # off unless the operator names the proxies to believe
+        forwarded_allow_ips=",".join(proxies) or None,
+    )
     return 0
 
 
 def cmd_eval_answers(args: argparse.Namespace) -> int:
     """Ingest a docs folder into its own collection and score the graph's answers."""
-    from agent.evaluation import evaluate_answers
+    from agent.evaluation.harness import evaluate_answers
     from agent.resources import build_resources, load_chat_model
 
     questions = load_questions(args.questions)
-    settings = get_settings().model_copy(update={"book_id": evaluation_book_id(args.docs)})
-    run_ingest(settings, args.docs, progress=_progress_bar)
+    settings = _evaluation_settings(args.docs)
     report = evaluate_answers(questions, build_resources(settings, load_chat_model(settings)))
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
@@ -238,11 +233,20 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    """Apply pending database migrations."""
-    with connect(get_settings()) as conn:
-        version = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
-    print(f"database at migration {version[0] if version else 0}")
+    """Apply pending database migrations and say where the database stands."""
+    settings = get_settings()
+    for name in migrate(settings):
+        print(f"applied {name}")
+    with connect(settings) as conn:
+        print(f"database at migration {schema_version(conn)}")
     return 0
+
+
+def cmd_check_citations(args: argparse.Namespace) -> int:
+    """Check every citation URL against a built Docusaurus site."""
+    from ingest.site_check import run
+
+    return run(args, _settings(args))
 
 
 def _add_filter_options(parser: argparse.ArgumentParser) -> None:
@@ -305,6 +309,23 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info")
     serve.add_argument("--book-id")
     serve.set_defaults(handler=cmd_serve)
+
+    check = commands.add_parser(
+        "check-citations", help="check citation URLs against a built Docusaurus site"
+    )
+    check.add_argument("build", type=Path, help="output folder of `docusaurus build`")
+    check.add_argument("--docs", type=Path, help="docs folder (default: BOOK_DOCS_DIR)")
+    check.add_argument(
+        "--index", action="store_true", help="check the citations stored in the index instead"
+    )
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--all", action="store_true", help="list resolving citations too")
+    check.add_argument(
+        "--rules-only",
+        action="store_true",
+        help="ignore what a previous build recorded next to the docs; use our naming rules only",
+    )
+    check.set_defaults(handler=cmd_check_citations)
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(handler=cmd_migrate)

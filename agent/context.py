@@ -6,11 +6,16 @@ from typing import Literal
 from langgraph.runtime import Runtime
 
 from agent import prompts
+from agent.offline.grading import GradeThresholds
 
 
 @dataclass(kw_only=True)
-class Context:
-    """How one turn retrieves, grades and answers."""
+class Context(GradeThresholds):
+    """How one turn retrieves, grades and answers.
+
+    The offline grader's thresholds are inherited from `GradeThresholds`, not nested, so a
+    context sent as JSON (LangGraph's server, Studio) sets them like the other knobs.
+    """
 
     top_k: int = 4
     """Most sources an answer is built from."""
@@ -25,12 +30,6 @@ class Context:
     """Rewrites of a question that found nothing relevant, before refusing."""
     history_window: int = 10
     """Messages of the conversation used to understand a follow-up."""
-    min_text_coverage: float = 0.2
-    """Offline grading: share of the question's topic weight a chunk must contain."""
-    min_dense: float = 0.3
-    """Offline grading: minimum cosine of question and chunk."""
-    max_unknown_share: float = 0.65
-    """Offline grading: topic weight on terms the book never uses that makes a question off-book."""
     book_title: str = "the book"
     """How prompts name the book."""
     answer_prompt: str = field(default=prompts.ANSWER_SYSTEM)

@@ -13,8 +13,8 @@ configured. Answers stream as custom events `{"event": "token", "text"}` followe
 
 import asyncio
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
@@ -24,24 +24,28 @@ from langchain_core.messages import (
     HumanMessage,
     SystemMessage,
 )
-from langgraph.config import get_stream_writer
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 
-from agent import extractive, llm
+from agent import llm
 from agent.citations import CitationFilter
-from agent.condense import condense_rules, topic_words
 from agent.context import Context, context_of
-from agent.grading import GradeThresholds, grade_offline, off_book
 from agent.inputs import validate_turn
-from agent.prompts import REFUSAL
-from agent.rerank import rerank as rerank_candidates
+from agent.llm import LLMUnavailableError
+from agent.offline import extractive
+from agent.offline.condense import condense_rules, topic_words
+from agent.offline.grading import GradeThresholds, grade_offline, off_book
+from agent.offline.ranking import rank_candidates
+from agent.offline.text import structural_intent
+from agent.output import AnswerStream
+from agent.prompts import REFUSAL, as_data
 from agent.resources import current_resources
-from agent.sources import candidate_from, expand_fragments, hit_from, number_sources
-from agent.state import AfterGrade, InputState, Route, Source, State
-from agent.text import structural_intent
-from agent.vocabulary import book_vocabulary
-from ingest.search import SearchFilters
+from agent.retrieval.search import SearchFilters
+from agent.retrieval.sources import candidate_from, expand_fragments, number_sources
+from agent.retrieval.vocabulary import book_vocabulary
+from agent.state import AfterGrade, Candidate, InputState, Route, Source, State
+from core.safety import link_policy
+from core.store import BookIndex
 
 log = logging.getLogger("bookrag.agent")
 
@@ -50,23 +54,49 @@ DEGRADED_NOTE = (
     "answer your question.)\n\n"
 )
 
-
-def _emit_answer(pieces: list[str], sources: list[Source]) -> str:
-    writer = get_stream_writer()
-    for piece in pieces:
-        writer({"event": "token", "text": piece})
-    writer({"event": "sources", "sources": sources})
-    return "".join(pieces).strip()
+T = TypeVar("T")
 
 
-async def _chat_model(state: State) -> BaseChatModel | None:
-    """The LLM, unless none is configured or it already failed during this turn."""
-    return None if state.get("degraded") else (await current_resources()).chat_model
+async def with_llm_or_offline(
+    state: State,
+    node: str,
+    llm_call: Callable[[BaseChatModel], Awaitable[T]],
+    offline_call: Callable[[bool], T],
+) -> tuple[T, dict[str, Any]]:
+    """`llm_call(model)` when an LLM is configured and working, else `offline_call(llm_down)`.
+
+    `llm_down` says whether an LLM is configured but failed during this turn, so an answer can
+    say so. When it fails here (`LLMUnavailableError`), the changes returned with the result
+    mark the turn `degraded`, and the rest of it runs offline; any other error is raised.
+    """
+    model = (await current_resources()).chat_model
+    if model is None:
+        return offline_call(False), {}
+    if state.get("degraded"):
+        return offline_call(True), {}
+    try:
+        return await llm_call(model), {}
+    except LLMUnavailableError as error:
+        log.warning("the LLM failed in %s, continuing offline: %s", node, error)
+        return offline_call(True), {"degraded": True}
 
 
-def _llm_failed(node: str, error: Exception) -> dict[str, Any]:
-    log.warning("the LLM failed in %s, continuing offline: %s", node, error)
-    return {"degraded": True}
+def _final(text: str, sources: list[Source]) -> dict[str, Any]:
+    return {"answer": text, "sources": sources, "messages": [AIMessage(text)]}
+
+
+def _emit_answer(
+    out: AnswerStream, pieces: list[str], sources: list[Source], llm_down: bool = False
+) -> dict[str, Any]:
+    """Stream an answer written offline, and its sources; first say so if the LLM is down."""
+    for piece in [DEGRADED_NOTE, *pieces] if llm_down else pieces:
+        out.write(piece)
+    return _final(out.close(sources), sources)
+
+
+async def _answer_stream() -> AnswerStream:
+    """A stream for this turn's answer, filtered by the deployment's link policy."""
+    return AnswerStream(link_policy((await current_resources()).settings))
 
 
 def _history(state: State, runtime: Runtime[Context]) -> list[AnyMessage]:
@@ -99,21 +129,25 @@ async def highlight_answer(state: State, runtime: Runtime[Context]) -> dict[str,
     """Answer only from the reader's selection: no retrieval, no embeddings."""
     selection = (state.get("selected_text") or "").strip()
     question = state["standalone_question"]
-    model = await _chat_model(state)
-    if model is not None:
-        system = context_of(runtime).highlight_prompt.format(selected_text=selection)
-        messages = [SystemMessage(system), HumanMessage(question)]
-        try:
-            text = await _stream_reply(model, messages)
-        except LLMUnavailableError as error:
-            log.warning("the LLM failed in highlight_answer, answering offline: %s", error)
-        else:
-            get_stream_writer()({"event": "sources", "sources": []})
-            return {**_final(text, []), "source_context": selection}
-    pieces = [extractive.answer_from_selection(question, selection)]
-    if model is not None:
-        pieces.insert(0, DEGRADED_NOTE)
-    return {**_final(_emit_answer(pieces, []), []), "source_context": selection}
+    prompt = context_of(runtime).highlight_prompt
+    out = await _answer_stream()
+    result, changes = await with_llm_or_offline(
+        state,
+        "highlight_answer",
+        lambda model: _highlight_with_llm(model, out, prompt, selection, question),
+        lambda llm_down: _emit_answer(
+            out, [extractive.answer_from_selection(question, selection)], [], llm_down
+        ),
+    )
+    return {**result, **changes, "source_context": selection}
+
+
+async def _highlight_with_llm(
+    model: BaseChatModel, out: AnswerStream, prompt: str, selection: str, question: str
+) -> dict[str, Any]:
+    system = prompt.format(selected_text=as_data(selection))
+    await _stream_reply(model, [SystemMessage(system), HumanMessage(question)], out)
+    return _final(out.close([]), [])
 
 
 async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -122,19 +156,14 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     history = _history(state, runtime)
     if not history:
         return {}
-    model = await _chat_model(state)
-    if model is not None:
-        prompt = context_of(runtime).condense_prompt
-        try:
-            return {
-                "standalone_question": await llm.condense_with_llm(model, prompt, history, question)
-            }
-        except Exception as error:
-            return {
-                **_llm_failed("condense", error),
-                "standalone_question": condense_rules(question, history),
-            }
-    return {"standalone_question": condense_rules(question, history)}
+    prompt = context_of(runtime).condense_prompt
+    standalone, changes = await with_llm_or_offline(
+        state,
+        "condense",
+        lambda model: llm.condense_with_llm(model, prompt, history, question),
+        lambda _: condense_rules(question, history),
+    )
+    return {"standalone_question": standalone, **changes}
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -156,54 +185,66 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = context_of(runtime)
     if ctx.reranker == "none":
         return {}
-    resources = await current_resources()
+    index = (await current_resources()).searcher.index
     question = state["standalone_question"]
-    vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
-    ranked = rerank_candidates(question, [hit_from(c) for c in state["candidates"]], vocabulary)
-    model = await _chat_model(state)
-    failed: dict[str, Any] = {}
-    if ctx.reranker == "llm" and model is not None and ranked:
-        top = ranked[: ctx.top_k * 2]
-        texts = [r.hit.payload.get("text", "") for r in top]
-        try:
-            order = await llm.rerank_with_llm(model, ctx.rerank_prompt, question, texts)
-        except Exception as error:  # keep the offline order
-            failed = _llm_failed("rerank", error)
-        else:
-            ranked = [top[i] for i in order] + ranked[len(top) :]
-    candidates = [candidate_from(r.hit, rerank_score=r.score, signals=r.signals) for r in ranked]
-    return {"candidates": candidates, **failed}
+    vocabulary = await asyncio.to_thread(book_vocabulary, index)
+    ranked = rank_candidates(question, state["candidates"], vocabulary)
+    if ctx.reranker != "llm" or not ranked:
+        return {"candidates": ranked}
+    top = ranked[: ctx.top_k * 2]
+    texts = [c["payload"].get("text", "") for c in top]
+    order, changes = await with_llm_or_offline(
+        state,
+        "rerank",
+        lambda model: llm.rerank_with_llm(model, ctx.rerank_prompt, question, texts),
+        lambda _: list(range(len(top))),  # the offline order
+    )
+    return {"candidates": [top[i] for i in order] + ranked[len(top) :], **changes}
 
 
 async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Keep only the candidates that support an answer to the standalone question."""
-    resources = await current_resources()
     ctx = context_of(runtime)
+    index = (await current_resources()).searcher.index
     question = state["standalone_question"]
     candidates = state["candidates"][: ctx.top_k * 2]
-    model = await _chat_model(state)
-    failed: dict[str, Any] = {}
-    verdicts: list[bool] | None = None
-    if model is not None:
-        texts = [c["payload"].get("text", "") for c in candidates]
-        try:
-            verdicts = await llm.grade_with_llm(model, ctx.grade_prompt, question, texts)
-        except Exception as error:  # grade offline instead
-            failed = _llm_failed("grade", error)
-    if verdicts is not None:
-        kept = [c for c, ok in zip(candidates, verdicts, strict=True) if ok]
-    else:
-        vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
-        thresholds = GradeThresholds(ctx.min_text_coverage, ctx.min_dense, ctx.max_unknown_share)
-        if off_book(question, vocabulary, thresholds):  # rewording cannot help
-            return {"documents": [], "refusal_reason": "off_book", **failed}
-        ranked = rerank_candidates(question, [hit_from(c) for c in candidates], vocabulary)
-        passing = {r.hit.id for r in grade_offline(ranked, thresholds)}
-        kept = [c for c in candidates if c["id"] in passing]
-    documents = await asyncio.to_thread(
-        expand_fragments, kept[: ctx.top_k], resources.searcher.index
+    texts = [c["payload"].get("text", "") for c in candidates]
+    verdicts, changes = await with_llm_or_offline(
+        state,
+        "grade",
+        lambda model: llm.grade_with_llm(model, ctx.grade_prompt, question, texts),
+        # None: grade offline below, where the book's vocabulary can be read off the event loop
+        lambda _: None,
     )
-    return {"documents": documents, **failed}
+    kept = (
+        [c for c, ok in zip(candidates, verdicts, strict=True) if ok]
+        if verdicts is not None
+        else await _kept_offline(question, candidates, index, ctx)
+    )
+    if kept is None:  # off-book: rewording cannot help
+        return {"documents": [], "refusal_reason": "off_book", **changes}
+    documents = await asyncio.to_thread(expand_fragments, kept[: ctx.top_k], index)
+    return {"documents": documents, **changes}
+
+
+async def _kept_offline(
+    question: str, candidates: list[Candidate], index: BookIndex, thresholds: GradeThresholds
+) -> list[Candidate] | None:
+    """The candidates the offline grader keeps, in their order; None for an off-book question.
+
+    It reads the signals `rerank` stored; with the reranker `none` there are none, so they are
+    computed here.
+    """
+    vocabulary = await asyncio.to_thread(book_vocabulary, index)
+    if off_book(question, vocabulary, thresholds):
+        return None
+    ranked = (
+        candidates
+        if all("signals" in c for c in candidates)
+        else rank_candidates(question, candidates, vocabulary)
+    )
+    passing = {c["id"] for c in grade_offline(ranked, thresholds)}
+    return [c for c in candidates if c["id"] in passing]
 
 
 def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
@@ -223,20 +264,15 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
 async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """A new search query for the same question."""
     question = state["standalone_question"]
-    model = await _chat_model(state)
-    counted = {"rewrite_count": state.get("rewrite_count", 0) + 1}
-    if model is not None:
-        try:
-            query = await llm.rewrite_with_llm(model, context_of(runtime).rewrite_prompt, question)
-        except Exception as error:
-            query = " ".join(topic_words(question)) or question
-            return {"standalone_question": query, **counted, **_llm_failed("rewrite", error)}
-        return {"standalone_question": query, **counted}
-    return {"standalone_question": " ".join(topic_words(question)) or question, **counted}
-
-
-class LLMUnavailableError(RuntimeError):
-    """The chat model failed before it produced any of the answer."""
+    prompt = context_of(runtime).rewrite_prompt
+    query, changes = await with_llm_or_offline(
+        state,
+        "rewrite",
+        lambda model: llm.rewrite_with_llm(model, prompt, question),
+        lambda _: " ".join(topic_words(question)) or question,
+    )
+    count = state.get("rewrite_count", 0) + 1
+    return {"standalone_question": query, "rewrite_count": count, **changes}
 
 
 async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -246,80 +282,66 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     extractive and says so; a failure mid-answer is raised, so the caller never stores half an
     answer as a complete one.
     """
-    if state.get("degraded"):
-        return _answer_extractively(state, note=DEGRADED_NOTE)
-    model = (await current_resources()).chat_model
-    if model is not None:
-        try:
-            return await _answer_with_llm(model, state, runtime)
-        except LLMUnavailableError as error:
-            log.warning("the LLM failed in answer, answering offline: %s", error)
-            return _answer_extractively(state, note=DEGRADED_NOTE)
-    return _answer_extractively(state)
+    out = await _answer_stream()
+    result, changes = await with_llm_or_offline(
+        state,
+        "answer",
+        lambda model: _answer_with_llm(model, out, state, runtime),
+        lambda llm_down: _answer_extractively(out, state, llm_down),
+    )
+    return {**result, **changes}
 
 
-def _final(text: str, sources: list[Source]) -> dict[str, Any]:
-    return {"answer": text, "sources": sources, "messages": [AIMessage(text)]}
-
-
-def _answer_extractively(state: State, note: str = "") -> dict[str, Any]:
+def _answer_extractively(out: AnswerStream, state: State, llm_down: bool) -> dict[str, Any]:
     documents = state["documents"]
     texts = [d["payload"]["text"] for d in documents]
     headings = [d["payload"].get("heading", "") for d in documents]
     excerpts = extractive.select_excerpts(state["standalone_question"], texts, headings)
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
-    sources = number_sources([documents[i] for i in order])
-    pieces = (
-        [note, *extractive.compose(excerpts, numbers)]
-        if note
-        else extractive.compose(excerpts, numbers)
-    )
-    return _final(_emit_answer(pieces, sources), sources)
+    sources = number_sources([documents[i] for i in order], out.policy.site_url)
+    return _emit_answer(out, extractive.compose(excerpts, numbers), sources, llm_down)
 
 
 async def _answer_with_llm(
-    model: BaseChatModel, state: State, runtime: Runtime[Context]
+    model: BaseChatModel, out: AnswerStream, state: State, runtime: Runtime[Context]
 ) -> dict[str, Any]:
     ctx = context_of(runtime)
-    sources = number_sources(state["documents"])
+    sources = number_sources(state["documents"], out.policy.site_url)
     listing = "\n\n".join(
-        f"[{s['n']}] {s['title']} › {s['heading']}\n{d['payload']['text']}"
+        f"[{s['n']}] {s['title']} › {s['heading']}\n{as_data(d['payload']['text'])}"
         for s, d in zip(sources, state["documents"], strict=True)
     )
     system = ctx.answer_prompt.format(book_title=ctx.book_title, sources=listing)
     question = HumanMessage(state["standalone_question"])
     messages = [SystemMessage(system), *_history(state, runtime), question]
     guard = CitationFilter({s["n"] for s in sources})
-    text = await _stream_reply(model, messages, guard)
+    await _stream_reply(model, messages, out, guard)
     cited = [s for s in sources if s["n"] in guard.cited] or sources
-    get_stream_writer()({"event": "sources", "sources": cited})
-    return _final(text, cited)
+    return _final(out.close(cited), cited)
 
 
 async def _stream_reply(
-    model: BaseChatModel, messages: Sequence[BaseMessage], guard: CitationFilter | None = None
-) -> str:
-    """Stream the LLM's reply as token events (through `guard`, if any) and return it.
+    model: BaseChatModel,
+    messages: Sequence[BaseMessage],
+    out: AnswerStream,
+    guard: CitationFilter | None = None,
+) -> None:
+    """Stream the LLM's reply into `out` (through `guard`, if any).
 
-    Raises `LLMUnavailableError` when the model fails before its first token.
+    Raises `LLMUnavailableError` when the model fails before any of its reply was produced.
     """
-    writer = get_stream_writer()
-    pieces: list[str] = []
+    produced = False
     try:
         async for piece in llm.stream_reply(model, messages):
-            shown = guard.feed(piece) if guard else piece
-            if shown:
-                writer({"event": "token", "text": shown})
-                pieces.append(shown)
+            produced = True
+            out.write(guard.feed(piece) if guard else piece)
     except Exception as error:
-        if pieces:
+        if produced:
             raise
         raise LLMUnavailableError(str(error)) from error
-    rest = guard.flush() if guard else ""
-    if rest:
-        writer({"event": "token", "text": rest})
-    return "".join([*pieces, rest]).strip()
+    if guard:
+        out.write(guard.flush())
 
 
 async def refuse(state: State) -> dict[str, Any]:
@@ -331,24 +353,28 @@ async def refuse(state: State) -> dict[str, Any]:
     if nearest:
         text += " The closest chapters are: " + "; ".join(t for t in nearest if t) + "."
     reason = state.get("refusal_reason") or "not_found"
-    return {**_final(_emit_answer([text], []), []), "refusal_reason": reason}
+    return {**_emit_answer(await _answer_stream(), [text], []), "refusal_reason": reason}
 
 
-builder = StateGraph(State, context_schema=Context, input_schema=InputState)
-builder.add_node(prepare)
+def _query_side() -> StateGraph[State, Context, InputState, State]:
+    """A builder holding the query side both graphs share: prepare, condense → retrieve → rerank."""
+    query_side = StateGraph(State, context_schema=Context, input_schema=InputState)
+    for node in (prepare, condense, retrieve, rerank):
+        query_side.add_node(node)
+    query_side.add_edge(START, "prepare")
+    query_side.add_edge("condense", "retrieve")
+    query_side.add_edge("retrieve", "rerank")
+    return query_side
+
+
+builder = _query_side()
 builder.add_node(highlight_answer)
-builder.add_node(condense)
-builder.add_node(retrieve)
-builder.add_node(rerank)
 builder.add_node(grade)
 builder.add_node(rewrite)
 builder.add_node(answer)
 builder.add_node(refuse)
-builder.add_edge(START, "prepare")
 builder.add_conditional_edges("prepare", route_turn)
 builder.add_edge("highlight_answer", END)
-builder.add_edge("condense", "retrieve")
-builder.add_edge("retrieve", "rerank")
 builder.add_edge("rerank", "grade")
 builder.add_conditional_edges("grade", route_after_grade)
 builder.add_edge("rewrite", "retrieve")
@@ -357,14 +383,10 @@ builder.add_edge("refuse", END)
 
 graph = builder.compile(name="bookrag")
 
-query_builder = StateGraph(State, context_schema=Context, input_schema=InputState)
-for node in (prepare, condense, retrieve, rerank):
-    query_builder.add_node(node)
-query_builder.add_edge(START, "prepare")
-query_builder.add_edge("prepare", "condense")
-query_builder.add_edge("condense", "retrieve")
-query_builder.add_edge("retrieve", "rerank")
-query_builder.add_edge("rerank", END)
-
-query_graph = query_builder.compile(name="bookrag-query")
+query_graph = (
+    _query_side()
+    .add_edge("prepare", "condense")
+    .add_edge("rerank", END)
+    .compile(name="bookrag-query")
+)
 """The graph's query side alone (condense → retrieve → rerank), for retrieval evaluation."""

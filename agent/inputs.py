@@ -6,7 +6,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 from pydantic import ValidationError
 
-from ingest.search import SearchFilters
+from agent.retrieval.search import SearchFilters
 
 MAX_QUESTION_CHARS = 4_000
 MAX_SELECTION_CHARS = 20_000

@@ -12,10 +12,10 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_config
 
-from ingest.embeddings import make_embedding_model
-from ingest.pipeline import open_index
-from ingest.search import HybridSearcher
-from ingest.settings import Settings, get_settings
+from agent.retrieval.search import HybridSearcher
+from core.embeddings import make_embedding_model
+from core.settings import Settings, get_settings
+from core.store import open_index
 
 
 @dataclass(frozen=True)

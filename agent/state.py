@@ -1,6 +1,6 @@
 """The graph's state: what a turn brings in, what the nodes work on, and what they decide."""
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
@@ -20,6 +20,23 @@ class Source(TypedDict):
     score: float
 
 
+class Candidate(TypedDict):
+    """A retrieved chunk as the state carries it (plain data, so checkpoints can store it)."""
+
+    id: str
+    """The chunk's point id in the index."""
+    score: float
+    """Hybrid retrieval's fused (reciprocal-rank) score."""
+    dense_score: float
+    """Cosine similarity of the question and the chunk's dense vector."""
+    payload: dict[str, Any]
+    """The chunk as stored: text, title, heading path, page URL, neighbouring parts..."""
+    rerank_score: NotRequired[float]
+    """The offline reranker's weighted score (absent when the reranker is `none`)."""
+    signals: NotRequired[dict[str, float]]
+    """The signals behind `rerank_score`, by name; offline grading reads them."""
+
+
 class InputState(TypedDict, total=False):
     """What a caller passes for one turn."""
 
@@ -36,9 +53,9 @@ class State(InputState, total=False):
 
     standalone_question: str
     """The last question rewritten to stand alone, using the conversation."""
-    candidates: list[dict[str, Any]]
-    """Retrieved chunks (id, score, payload), best first after reranking."""
-    documents: list[dict[str, Any]]
+    candidates: list[Candidate]
+    """Retrieved chunks, best first after reranking."""
+    documents: list[Candidate]
     """Chunks the grader kept as support for an answer."""
     rewrite_count: int
     """How many times the question was rewritten after finding nothing relevant."""

@@ -13,11 +13,11 @@ import time
 from langchain_core.messages import HumanMessage
 
 from agent.context import Context
+from agent.evaluation.metrics import load_questions
 from agent.graph import graph
 from agent.resources import Resources, build_resources, load_chat_model
 from bench.search import percentile
 from bench.setup import QUESTIONS, ingested_humanoid
-from ingest.evaluation import load_questions
 from tests.fakes import stub_openai
 
 ROUNDS = 2

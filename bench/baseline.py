@@ -13,9 +13,9 @@ import numpy as np
 from langchain_text_splitters import RecursiveCharacterTextSplitter
 from markdown_it import MarkdownIt
 
+from agent.retrieval.search import SearchHit
 from ingest.docusaurus import split_heading_id
 from ingest.embedding_cache import EmbeddingCache
-from ingest.search import SearchHit
 
 CHUNK_SIZE = 1000
 CHUNK_OVERLAP = 200

@@ -16,13 +16,13 @@ import time
 from pathlib import Path
 
 from bench.setup import CORPORA
-from ingest.chunker import chunk_documents
-from ingest.database import embedded_server_url
-from ingest.embeddings import make_embedding_model
+from core.database import embedded_server_url
+from core.embeddings import make_embedding_model
+from core.settings import get_settings
+from core.store import close_qdrant
+from ingest.chunker import chunk_pages
 from ingest.loader import load_documents
-from ingest.pipeline import run_ingest
-from ingest.settings import get_settings
-from ingest.store import close_qdrant
+from ingest.recorded import run_ingest
 from ingest.tokens import count_tokens
 
 
@@ -52,7 +52,7 @@ def main() -> int:
             "book_id": "bench-ingest",
         }
     )
-    chunks = chunk_documents(load_documents(docs, settings).documents, settings)
+    chunks = chunk_pages(load_documents(docs, settings).documents, settings)
     texts = [chunk.embedded_text for chunk in chunks]
     corpus_tokens = sum(count_tokens(text) for text in texts)
     model = make_embedding_model(settings)

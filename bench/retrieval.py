@@ -9,14 +9,14 @@ import sys
 from pathlib import Path
 
 from agent.context import Context
-from agent.evaluation import graph_retriever
+from agent.evaluation.harness import graph_retriever
+from agent.evaluation.metrics import EvalQuestion, Retriever, evaluate_retrieval, load_questions
 from agent.resources import build_resources
 from bench.baseline import NaiveIndex
 from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
-from ingest.database import connect
+from core.database import connect
 from ingest.embedding_cache import EmbeddingCache
-from ingest.evaluation import EvalQuestion, Retriever, evaluate_retrieval, load_questions
-from ingest.pipeline import run_ingest
+from ingest.recorded import run_ingest
 
 SETS = {
     "humanoid-textbook": QUESTIONS / "humanoid_questions.jsonl",

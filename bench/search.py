@@ -1,17 +1,19 @@
-"""Warm search latency at the humanoid corpus size, embedded store, query embedding included.
+"""Warm search latency at the humanoid corpus size, query embedding included, on the engine the
+settings pick (the embedded Qdrant Edge unless `QDRANT_URL` is set).
 
-Run: `python -m bench.search` (after `bench.retrieval`, whose ingest it reuses).
+Run: `python -m bench.search` (after `bench.retrieval`, whose ingest it reuses). `bench.scale`
+measures larger books and the old local mode beside Edge.
 """
 
 import statistics
 import sys
 import time
 
+from agent.evaluation.metrics import load_questions
+from agent.retrieval.search import HybridSearcher, SearchFilters
 from bench.setup import QUESTIONS, ingested_humanoid
-from ingest.embeddings import make_embedding_model
-from ingest.evaluation import load_questions
-from ingest.pipeline import open_index
-from ingest.search import HybridSearcher, SearchFilters
+from core.embeddings import make_embedding_model
+from core.store import open_index
 
 ROUNDS = 3
 
@@ -26,7 +28,8 @@ def main() -> int:
     """Print p50/p95 of unfiltered and filtered searches."""
     settings, summary = ingested_humanoid()
     model = make_embedding_model(settings)
-    searcher = HybridSearcher(open_index(settings, model), model, settings.book_id)
+    index = open_index(settings, model)
+    searcher = HybridSearcher(index, model, settings.book_id)
     queries = [q.question for q in load_questions(QUESTIONS / "humanoid_questions.jsonl")]
     for query in queries[:5]:
         searcher.search(query)
@@ -44,7 +47,7 @@ def main() -> int:
                 searcher.search(query, k=10, filters=filters)
                 times.append((time.perf_counter() - start) * 1000)
         print(
-            f"search {label}, {summary.total_chunks} chunks, {len(times)} queries: "
+            f"search {label}, {index.engine}, {summary.total_chunks} chunks, {len(times)} queries: "
             f"p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 0.95):.1f} ms"
         )
     return 0

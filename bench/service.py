@@ -21,14 +21,14 @@ from pathlib import Path
 
 import httpx
 
+from agent.evaluation.metrics import load_questions
 from bench.search import percentile
 from bench.setup import QUESTIONS, ingested_humanoid
-from ingest.database import database_url
-from ingest.evaluation import load_questions
-from ingest.settings import Settings
-from ingest.store import close_qdrant
-from tests.conftest import free_port
+from core.database import database_url
+from core.settings import Settings
+from core.store import close_qdrant
 from tests.fakes import stub_openai
+from tests.loopback import free_port
 
 CONCURRENCY = (1, 10, 50)
 STREAMS_DURING_HEALTH = 20
@@ -53,20 +53,24 @@ def serve(settings: Settings, **env: str) -> Iterator[tuple[str, int]]:
     server = subprocess.Popen(command, env=environment)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{base}/ready", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        else:
-            raise RuntimeError("the server did not become ready")
+        wait_ready(base, server)
         yield base, server.pid
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def wait_ready(base: str, server: subprocess.Popen, seconds: float = 600) -> None:
+    """Until `/ready` answers 200 (a RuntimeError if the server exits or the time runs out)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            if httpx.get(f"{base}/ready", timeout=30).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError("the server did not become ready")
 
 
 def rss_mib(pid: int) -> float:

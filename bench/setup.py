@@ -2,9 +2,10 @@
 
 from pathlib import Path
 
-from ingest.database import database_url
-from ingest.pipeline import IngestSummary, run_ingest
-from ingest.settings import Settings, get_settings
+from core.database import database_url, migrate
+from core.settings import Settings, get_settings
+from ingest.pipeline import IngestSummary
+from ingest.recorded import run_ingest
 
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
@@ -17,7 +18,9 @@ def bench_settings(**overrides: object) -> Settings:
     user = get_settings()
     values: dict[str, object] = {"data_dir": BENCH_DATA, "database_url": database_url(user)}
     values.update(overrides)
-    return user.model_copy(update=values)
+    settings = user.model_copy(update=values)
+    migrate(settings)
+    return settings
 
 
 class CorpusMissingError(RuntimeError):

@@ -21,7 +21,7 @@ import httpx
 from bench.search import percentile
 from bench.service import serve
 from bench.setup import CORPORA, ingested_humanoid
-from ingest.store import close_qdrant
+from core.store import close_qdrant
 
 SECRET = "bench-secret"
 ADMIN = "bench-admin"

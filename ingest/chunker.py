@@ -20,21 +20,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from core.settings import Settings
+from core.structure import is_structural
 from ingest.documents import Document
 from ingest.sections import Block, Section, parse_sections
-from ingest.settings import Settings
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 4
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
-STRUCTURAL_HEADINGS = re.compile(
-    r"learning objectives?|objectives|key takeaways?|takeaways|prerequisites?|next steps?"
-    r"|summary|check your understanding|review questions|further reading|what you will learn"
-    r"|what's next|recap|conclusion|key terms|glossary|exercises?|quiz|answer key|references"
-    r"|resources|self-assessment",
-    re.IGNORECASE,
-)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 HEADER_SEPARATOR = " › "
 
@@ -72,7 +66,7 @@ def document_fingerprint(doc: Document, settings: Settings) -> str:
     return hashlib.sha256(json.dumps(recipe, sort_keys=True, default=str).encode()).hexdigest()
 
 
-def chunk_documents(documents: list[Document], settings: Settings) -> list[Chunk]:
+def chunk_pages(documents: list[Document], settings: Settings) -> list[Chunk]:
     """Chunk every document; chunk ids are stable across runs for unchanged text positions."""
     return [chunk for doc in documents for chunk in chunk_document(doc, settings)]
 
@@ -228,7 +222,7 @@ def _split_oversized_prose(block: Block, settings: Settings) -> list[Block]:
 
 def _section_type(heading: str, blocks: list[Block]) -> str:
     """structural (objectives, takeaways, ...), code_heavy, or instructional."""
-    if STRUCTURAL_HEADINGS.search(heading):
+    if is_structural(heading):
         return "structural"
     code = [block for block in blocks if block.kind == "code"]
     total = sum(block.tokens for block in blocks) or 1

@@ -5,7 +5,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import psycopg
 
-from ingest.embeddings import EmbeddingModel
+from core.embeddings import EmbeddingModel
 
 ProgressCallback = Callable[[int], None]
 

@@ -14,6 +14,12 @@ Fields a book's frontmatter may not declare are derived so that filters still wo
 - `proficiency_level`, `description`: frontmatter, else None.
 - `keywords`: frontmatter `keywords` plus `tags` (strings, or the `label` of tag objects).
 - `category_labels`: the `_category_.json` labels of the page's folders, outermost first.
+
+Routes and heading ids follow Docusaurus's rules (`ingest.docusaurus`). Where the book's site
+has been built, what Docusaurus recorded wins: the doc's `slug` and `id` from
+`<site>/.docusaurus/` (when its `id`/`slug`/`parse_number_prefixes` frontmatter is unchanged),
+and the heading ids of the built page in `<site>/build/` (when it is newer than the source and
+a heading's level and text still match). The site is the docs folder's parent.
 """
 
 import hashlib
@@ -25,11 +31,12 @@ from typing import Any
 import frontmatter
 import yaml
 
+from core.settings import Settings
 from ingest import docusaurus
+from ingest.built_site import BuiltSite, RecordedDoc
 from ingest.documents import Document, FileProblem, LoadResult
-from ingest.mdx import PartialResolver, clean_mdx
-from ingest.sections import first_h1
-from ingest.settings import Settings
+from ingest.mdx import PartialResolver, clean_mdx, strip_tags
+from ingest.sections import adopt_heading_ids, first_h1
 
 PAGE_SUFFIXES = (".md", ".mdx")
 FIRST_NUMBER = re.compile(r"\d+")
@@ -145,8 +152,25 @@ def _partial_reader(root: Path, page: Path, settings: Settings, seen: set[Path])
     return read
 
 
-def load_document(root: Path, path: Path, settings: Settings) -> Document | FileProblem:
-    """One page, or the problem that keeps it out."""
+ROUTE_KEYS = ("id", "slug", "parse_number_prefixes")
+"""Frontmatter keys that decide a page's id and route: a record made with others is stale."""
+
+
+def _recorded(site: BuiltSite | None, relative: str, meta: dict[str, Any]) -> RecordedDoc | None:
+    """What Docusaurus recorded for this page, if it recorded it from the same route keys."""
+    recorded = site.docs.get(relative) if site is not None else None
+    if recorded is None:
+        return None
+    for key in ROUTE_KEYS:
+        if str(recorded.frontmatter.get(key)) != str(meta.get(key)):
+            return None
+    return recorded
+
+
+def load_document(
+    root: Path, path: Path, settings: Settings, site: BuiltSite | None = None
+) -> Document | FileProblem:
+    """One page, or the problem that keeps it out; `site` supplies recorded routes and ids."""
     relative = path.relative_to(root).as_posix()
     try:
         text = _decode(path, settings)
@@ -156,15 +180,20 @@ def load_document(root: Path, path: Path, settings: Settings) -> Document | File
         if meta.get("draft") is True:
             return FileProblem(relative, "draft page (draft: true)", failed=False)
         body = clean_mdx(content, _partial_reader(root, path, settings, {path.resolve()}))
-        slug = docusaurus.page_slug(relative, meta)
+        recorded = _recorded(site, relative, meta)
+        slug = recorded.slug if recorded else docusaurus.page_slug(relative, meta)
+        rendered = site.rendered_page(recorded) if site and recorded else None
+        if rendered is not None:
+            found = [(h.level, h.text, h.id) for h in rendered.headings]
+            body = adopt_heading_ids(body, found)
         title = meta.get("title") or first_h1(body) or _humanise(path.stem)
         metadata = {**meta, **derived_metadata(relative, meta)}
         metadata["category_labels"] = _category_labels(root, Path(relative))
         metadata["unlisted"] = meta.get("unlisted") is True
         return Document(
             file_path=relative,
-            doc_id=docusaurus.doc_id(relative, meta),
-            title=str(title),
+            doc_id=recorded.id if recorded else docusaurus.doc_id(relative, meta),
+            title=strip_tags(str(title)),  # a title is text: no markup reaches a reader
             page_url=docusaurus.page_url(
                 slug, settings.site_url, settings.site_base_url, settings.docs_route_base
             ),
@@ -183,16 +212,29 @@ def _humanise(stem: str) -> str:
     return words.strip().capitalize() or stem
 
 
-def load_documents(docs_dir: Path, settings: Settings) -> LoadResult:
-    """Every page under `docs_dir`, in path order, and every file that was left out."""
+def load_documents(
+    docs_dir: Path,
+    settings: Settings,
+    site: BuiltSite | None = None,
+    use_built_site: bool = True,
+) -> LoadResult:
+    """Every page under `docs_dir`, in path order, and every file that was left out.
+
+    `site` defaults to the built Docusaurus site around `docs_dir`, if there is one;
+    `use_built_site=False` ignores any, leaving routes and ids to our rules alone.
+    """
     root = Path(docs_dir)
     if not root.is_dir():
         raise DocsFolderNotFoundError(
             f"docs folder {root} does not exist; set BOOK_DOCS_DIR or pass --docs"
         )
+    if not use_built_site:
+        site = None
+    elif site is None:
+        site = BuiltSite.discover(root)
     result = LoadResult()
     for path in sorted(p for p in root.rglob("*") if _is_page(p, root)):
-        loaded = load_document(root, path, settings)
+        loaded = load_document(root, path, settings, site)
         if isinstance(loaded, Document):
             result.documents.append(loaded)
         else:

@@ -7,7 +7,8 @@
   own cleaned body (Docusaurus renders it there); other self-closing components vanish.
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
   label: `Tip: Title`.
-- Nothing inside a fenced code block changes.
+- Nothing inside a fenced code block changes, and neither does a heading line: its tags and
+  comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them.
 """
 
 import re
@@ -33,6 +34,7 @@ JSX_LINE = re.compile(r"^\s*</?[A-Za-z]")
 JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 PartialResolver = Callable[[str], str | None]
 """Given an import path, the cleaned body of that partial, or None if it cannot be read."""
@@ -93,6 +95,22 @@ def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
     return TAG.sub(naming_text, text)
 
 
+def strip_tags(text: str) -> str:
+    """`text` without JSX/HTML tags and comments (inline code untouched), spaces collapsed.
+
+    Repeated until nothing changes, so a nested `<scr<script>ipt>` leaves no tag behind.
+    """
+    return " ".join(_without_tags(text, {}).split())
+
+
+def _without_tags(text: str, partials: dict[str, str]) -> str:
+    """Tags replaced (see `_replace_tags`) until none is left, however they were nested."""
+    previous = None
+    while previous != text:
+        previous, text = text, _replace_tags(text, partials)
+    return text
+
+
 def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
     """The body as plain Markdown (see the module docstring for what changes)."""
     lines = body.splitlines()
@@ -130,6 +148,10 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 end += 1
             index = end + 1
             continue
+        if ATX_HEADING.match(line):
+            out.append(line)
+            index += 1
+            continue
         admonition = ADMONITION_OPEN.match(line)
         if admonition:
             title = (admonition.group("bracket") or admonition.group("title") or "").strip()
@@ -147,6 +169,6 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 end += 1
             line = " ".join(part.strip() for part in lines[index : end + 1])
             index = end
-        out.extend(_replace_tags(line, partials).split("\n"))
+        out.extend(_without_tags(line, partials).split("\n"))
         index += 1
     return "\n".join(out)

@@ -1,7 +1,9 @@
 """The ingest steps `load_documents → chunk_documents → embed_documents → upsert_chunks`.
 
-Each step is a function of the previous step's output, so the same steps run in this process
-(`run_ingest`, the command line) or as the durable workflow's steps (`ingest.workflow`).
+Each step is a function of the previous step's output, and `run_steps` is the one place that
+chains them: it hands each step to a caller-supplied `StepCall`, so the same sequence runs in
+this process (`ingest.recorded.run_ingest`, the command line) or as the durable workflow's
+steps (`ingest.workflow`).
 
 Incremental by construction: a page whose document fingerprint (its text, metadata and the
 chunk settings) matches its stored points is not even chunked again; a point whose stored
@@ -14,31 +16,25 @@ index. Editing a page re-embeds only its changed chunks; its other points get th
 """
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.chunker import Chunk, chunk_documents, document_fingerprint
-from ingest.database import connect
+from core.database import connect
+from core.embeddings import Bm25SparseEmbeddings, EmbeddingModel
+from core.settings import Settings
+from core.store import BookIndex, PointData, StoredPoint, fingerprint, open_index
+from ingest import loader
+from ingest.chunker import Chunk, chunk_pages, document_fingerprint
 from ingest.documents import Document, FileProblem, LoadResult
 from ingest.embedding_cache import EmbeddingCache
-from ingest.embeddings import Bm25SparseEmbeddings, EmbeddingModel, make_embedding_model
-from ingest.loader import load_documents
-from ingest.settings import Settings
-from ingest.store import (
-    BookIndex,
-    PointData,
-    StoredPoint,
-    collection_name,
-    fingerprint,
-    open_qdrant,
-)
+from ingest.work_tree import sync_to_commit
 
 ProgressFactory = Callable[[int], Callable[[int], None]]
 """Given a total, returns a callback that advances a progress display by n."""
-StepTracker = Callable[[str], AbstractContextManager[None]]
-"""Given a step's name, a context that wraps the step (to record or log it)."""
+StepCall = Callable[..., Any]
+"""Runs one named step: `call(name, function, *args)` returns `function(*args)`, perhaps
+recorded, retried or checkpointed on the way."""
 STEPS = ("load_documents", "chunk_documents", "embed_documents", "upsert_chunks")
 
 
@@ -91,10 +87,23 @@ class EmbedCounts:
     """Chunks whose stored point is already right."""
 
 
-def open_index(settings: Settings, model: EmbeddingModel) -> BookIndex:
-    """The book's collection for this embedding model."""
-    name = collection_name(settings.book_id, model.model_id, model.dimension)
-    return BookIndex(open_qdrant(settings), name, model.dimension, settings.book_id)
+@dataclass(frozen=True)
+class Checkout:
+    """The pushed commit a webhook run ingests (the docs folder is a git work tree)."""
+
+    branch: str | None
+    commit: str | None
+
+
+def load_documents(
+    settings: Settings, docs_dir: Path | None = None, checkout: Checkout | None = None
+) -> LoadResult:
+    """Step `load_documents`: bring the work tree to the pushed commit, if any, then read
+    the docs folder (`docs_dir`, else the book's)."""
+    folder = docs_dir or settings.book_docs_dir
+    if checkout is not None:
+        sync_to_commit(folder, checkout.branch, checkout.commit)
+    return loader.load_documents(folder, settings)
 
 
 def unchanged_pages(
@@ -111,7 +120,7 @@ def unchanged_pages(
     }
 
 
-def plan_chunks(
+def chunk_documents(
     loaded: LoadResult, settings: Settings, index: BookIndex, full: bool = False
 ) -> ChunkPlan:
     """Step `chunk_documents`: chunk the pages that changed; `full` first empties the collection."""
@@ -121,7 +130,7 @@ def plan_chunks(
     stored = index.stored_points(settings.book_id)
     same = unchanged_pages(loaded.documents, stored, settings)
     return ChunkPlan(
-        chunks=chunk_documents([d for d in loaded.documents if d.file_path not in same], settings),
+        chunks=chunk_pages([d for d in loaded.documents if d.file_path not in same], settings),
         stored=stored,
         kept_ids={point_id for point_id, point in stored.items() if point.file_path in same},
         protected_files={p.file_path for p in loaded.problems if p.failed},
@@ -181,7 +190,10 @@ def upsert_chunks(
         for point_id, stored in index.stored_points(settings.book_id).items()
         if point_id not in keep and stored.file_path not in plan.protected_files
     ]
-    return written, index.delete(stale)
+    deleted = index.delete(stale)
+    if written or deleted:
+        index.commit()  # durable, and indexed for search (the embedded engine builds HNSW here)
+    return written, deleted
 
 
 def summarize(plan: ChunkPlan, counts: EmbedCounts, written: int, deleted: int) -> IngestSummary:
@@ -197,31 +209,22 @@ def summarize(plan: ChunkPlan, counts: EmbedCounts, written: int, deleted: int) 
     )
 
 
-def _untracked(_: str) -> AbstractContextManager[None]:
-    return nullcontext()
-
-
-def run_ingest(
+def run_steps(
+    call: StepCall,
     settings: Settings,
+    model: EmbeddingModel,
+    *,
     docs_dir: Path | None = None,
+    checkout: Checkout | None = None,
     full: bool = False,
     progress: ProgressFactory | None = None,
-    track: StepTracker = _untracked,
 ) -> IngestSummary:
-    """Ingest a docs folder into the book's collection, step by step, in this process.
-
-    `full` rebuilds the collection; `track(step)` wraps each step (e.g. to record it).
-    """
-    model = make_embedding_model(settings)
+    """Ingest the book step by step, each step run through `call`; `full` rebuilds."""
     index = open_index(settings, model)
-    with track("load_documents"):
-        loaded = load_documents(docs_dir or settings.book_docs_dir, settings)
-    with track("chunk_documents"):
-        plan = plan_chunks(loaded, settings, index, full)
-    with track("embed_documents"):
-        counts = embed_documents(plan, settings, model, progress)
-    with track("upsert_chunks"):
-        written, deleted = upsert_chunks(plan, settings, model, index)
+    loaded = call("load_documents", load_documents, settings, docs_dir, checkout)
+    plan = call("chunk_documents", chunk_documents, loaded, settings, index, full)
+    counts = call("embed_documents", embed_documents, plan, settings, model, progress)
+    written, deleted = call("upsert_chunks", upsert_chunks, plan, settings, model, index)
     return summarize(plan, counts, written, deleted)
 
 

@@ -7,20 +7,20 @@ exactly one run, however often it is sent.
 """
 
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg import AsyncConnection
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 
-from ingest.database import connect
+from core.database import connect
+from core.settings import Settings
 from ingest.pipeline import STEPS
-from ingest.settings import Settings
 
+T = TypeVar("T")
 LOCK = "SELECT pg_advisory_xact_lock(hashtext('bookrag-ingest:' || %s))"
 
 
@@ -166,33 +166,40 @@ def end_run(
     )
 
 
-@contextmanager
-def recorded_step(settings: Settings, run_id: str, name: str) -> Iterator[None]:
-    """Record one attempt of a step: its start, then its success or its error."""
-    with connect(settings) as conn:
-        conn.execute(
-            "INSERT INTO ingest_steps (run_id, name, position, status, attempts, started_at)"
-            " VALUES (%s, %s, %s, 'running', 1, now())"
-            " ON CONFLICT (run_id, name) DO UPDATE"
-            " SET status = 'running', attempts = ingest_steps.attempts + 1, ended_at = NULL",
-            (run_id, name, STEPS.index(name)),
-        )
-    try:
-        yield
-    except Exception as error:
+def recorded(
+    settings: Settings, run_id: str, name: str, step: Callable[..., T]
+) -> Callable[..., T]:
+    """`step` with each call recorded as an attempt of the run's step `name`: its start, then
+    its success or its error (on one connection held for the attempt)."""
+
+    def attempt(*args: Any) -> T:
         with connect(settings) as conn:
             conn.execute(
-                "UPDATE ingest_steps SET status = 'failed', ended_at = now(), error = %s"
-                " WHERE run_id = %s AND name = %s",
-                (describe(error), run_id, name),
+                "INSERT INTO ingest_steps (run_id, name, position, status, attempts, started_at)"
+                " VALUES (%s, %s, %s, 'running', 1, now())"
+                " ON CONFLICT (run_id, name) DO UPDATE"
+                " SET status = 'running', attempts = ingest_steps.attempts + 1, ended_at = NULL",
+                (run_id, name, STEPS.index(name)),
             )
-        raise
-    with connect(settings) as conn:
-        conn.execute(
-            "UPDATE ingest_steps SET status = 'completed', ended_at = now(), error = NULL"
-            " WHERE run_id = %s AND name = %s",
-            (run_id, name),
-        )
+            try:
+                result = step(*args)
+            except Exception as error:
+                _end_step(conn, run_id, name, "failed", describe(error))
+                raise
+            _end_step(conn, run_id, name, "completed", None)
+            return result
+
+    return attempt
+
+
+def _end_step(
+    conn: psycopg.Connection, run_id: str, name: str, status: str, error: str | None
+) -> None:
+    conn.execute(
+        "UPDATE ingest_steps SET status = %s, ended_at = now(), error = %s"
+        " WHERE run_id = %s AND name = %s",
+        (status, error, run_id, name),
+    )
 
 
 def describe(error: BaseException) -> str:

@@ -13,25 +13,18 @@ embedding model the steps use, and `stop_workflows` shuts it down.
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from dbos import DBOS, DBOSConfig, SetWorkflowID
 
-from ingest.database import connect, database_url
-from ingest.documents import LoadResult
-from ingest.embeddings import EmbeddingModel, ModelFileError
-from ingest.loader import DocsFolderNotFoundError, load_documents
-from ingest.pipeline import (
-    ChunkPlan,
-    EmbedCounts,
-    embed_documents,
-    open_index,
-    plan_chunks,
-    summarize,
-    upsert_chunks,
-)
-from ingest.runs import RunTarget, begin_run, describe, end_run, recorded_step
-from ingest.settings import Settings
-from ingest.work_tree import WorkTreeError, sync_to_commit
+from core.database import connect, database_url
+from core.embeddings import EmbeddingModel, ModelFileError
+from core.settings import Settings
+from ingest.loader import DocsFolderNotFoundError
+from ingest.pipeline import STEPS, Checkout
+from ingest.recorded import run_recorded
+from ingest.runs import RunTarget, begin_run
+from ingest.work_tree import WorkTreeError
 
 log = logging.getLogger("bookrag.ingest")
 
@@ -68,7 +61,12 @@ RETRIES = {
 }
 
 
-@DBOS.step(name="begin_run")
+def _checkpointed(name: str, step: Any, *args: Any) -> Any:
+    """The workflow's `StepCall`: a DBOS step, retried (the ingest steps) and checkpointed."""
+    options: Any = {"name": name, **RETRIES} if name in STEPS else {"name": name}
+    return DBOS.run_step(options, step, *args)
+
+
 def _begin(run_id: str) -> RunTarget:
     with connect(_here().settings) as conn:
         target = begin_run(conn, run_id)
@@ -76,66 +74,20 @@ def _begin(run_id: str) -> RunTarget:
     return target
 
 
-@DBOS.step(name="load_documents", **RETRIES)  # type: ignore[arg-type]
-def _load(run_id: str, target: RunTarget) -> LoadResult:
-    settings = _here().settings
-    with recorded_step(settings, run_id, "load_documents"):
-        at = sync_to_commit(settings.book_docs_dir, target.branch, target.commit)
-        loaded = load_documents(settings.book_docs_dir, settings)
-    log.info("run_id=%s step=load_documents pages=%d commit=%s", run_id, len(loaded.documents), at)
-    return loaded
-
-
-@DBOS.step(name="chunk_documents", **RETRIES)  # type: ignore[arg-type]
-def _chunk(run_id: str, loaded: LoadResult, full: bool) -> ChunkPlan:
-    here = _here()
-    with recorded_step(here.settings, run_id, "chunk_documents"):
-        plan = plan_chunks(loaded, here.settings, open_index(here.settings, here.model), full)
-    log.info("run_id=%s step=chunk_documents chunks=%d", run_id, len(plan.chunks))
-    return plan
-
-
-@DBOS.step(name="embed_documents", **RETRIES)  # type: ignore[arg-type]
-def _embed(run_id: str, plan: ChunkPlan) -> EmbedCounts:
-    here = _here()
-    with recorded_step(here.settings, run_id, "embed_documents"):
-        counts = embed_documents(plan, here.settings, here.model)
-    log.info("run_id=%s step=embed_documents embedded=%d", run_id, counts.embedded)
-    return counts
-
-
-@DBOS.step(name="upsert_chunks", **RETRIES)  # type: ignore[arg-type]
-def _upsert(run_id: str, plan: ChunkPlan) -> tuple[int, int]:
-    here = _here()
-    with recorded_step(here.settings, run_id, "upsert_chunks"):
-        index = open_index(here.settings, here.model)
-        written, deleted = upsert_chunks(plan, here.settings, here.model, index)
-    log.info("run_id=%s step=upsert_chunks written=%d deleted=%d", run_id, written, deleted)
-    return written, deleted
-
-
-@DBOS.step(name="end_run")
-def _end(run_id: str, summary: dict | None, error: str | None) -> None:
-    with connect(_here().settings) as conn:
-        end_run(conn, run_id, summary, error)
-    log.info("run_id=%s event=%s error=%r", run_id, "failed" if error else "completed", error)
-
-
 @DBOS.workflow(name="ingest_book")
 def ingest_book(run_id: str) -> dict:
     """Ingest the book for a recorded run, step by step."""
-    target = _begin(run_id)
-    try:
-        loaded = _load(run_id, target)
-        plan = _chunk(run_id, loaded, target.full)
-        counts = _embed(run_id, plan)
-        written, deleted = _upsert(run_id, plan)
-    except Exception as error:
-        _end(run_id, None, describe(error))
-        raise
-    summary = summarize(plan, counts, written, deleted).as_dict()
-    _end(run_id, summary, None)
-    return summary
+    here = _here()
+    target = _checkpointed("begin_run", _begin, run_id)
+    summary = run_recorded(
+        _checkpointed,
+        here.settings,
+        here.model,
+        run_id,
+        checkout=Checkout(target.branch, target.commit),
+        full=target.full,
+    )
+    return summary.as_dict()
 
 
 def launch_workflows(settings: Settings, model: EmbeddingModel) -> None:

@@ -1,22 +1,26 @@
 """Shared fixtures: real Postgres, Qdrant local mode in a temp folder, the sample book."""
 
 import os
+import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import psycopg
 import pytest
 
-from ingest.database import embedded_server_url
-from ingest.settings import Settings
-from ingest.store import close_qdrant
+from core.database import embedded_server_url
+from core.migrations import apply_migrations
+from core.settings import Settings
+from core.store import close_qdrant
+from tests.loopback import free_port
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_BOOK = REPO / "book" / "docs"
@@ -27,9 +31,13 @@ CORPORA = REPO.parent / "shared" / "corpora"
 def database_url() -> str:
     """`DATABASE_URL` when set (CI), else an embedded server kept in `.data/test-pg`.
 
-    The embedding cache lives there, so a second test run embeds nothing.
+    The embedding cache lives there, so a second test run embeds nothing. Migrations are applied
+    once here, as `bookrag migrate` would.
     """
-    return os.environ.get("DATABASE_URL") or embedded_server_url(REPO / ".data" / "test-pg")
+    url = os.environ.get("DATABASE_URL") or embedded_server_url(REPO / ".data" / "test-pg")
+    with psycopg.connect(url, autocommit=True) as conn:
+        apply_migrations(conn)
+    return url
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -65,13 +73,6 @@ def sample_docs(tmp_path: Path) -> Path:
     return target
 
 
-def free_port() -> int:
-    """A loopback port nobody listens on (for servers to start, or to be unreachable)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def corpus(name: str) -> Path:
     """A shared real-book corpus, or a clean skip when the checkout has none beside it."""
     path = CORPORA / name / "docs"
@@ -84,7 +85,7 @@ def corpus(name: str) -> Path:
 def book(tmp_path_factory, database_url):
     """Graph resources over a private, ingested copy of the sample book (one per module)."""
     from agent.resources import build_resources
-    from ingest.pipeline import run_ingest
+    from ingest.recorded import run_ingest
 
     folder = tmp_path_factory.mktemp("book")
     shutil.copytree(SAMPLE_BOOK, folder / "docs")
@@ -108,14 +109,51 @@ def _test_app(resources, overrides: dict[str, object]):  # type: ignore[no-untyp
     return create_app(settings, Resources(settings, resources.searcher, resources.chat_model))
 
 
+SESSION_PATH = re.compile(r"/sessions/([0-9a-fA-F-]{36})")
+
+
+class ReaderClient(httpx.AsyncClient):
+    """An HTTP client that keeps each session's token, as the reader's chat does, and sends it
+    (`Authorization: Bearer`) whenever a request names that session. `tokens` may be edited."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tokens: dict[str, str] = {}
+
+    async def request(self, method: str, url: Any, **kwargs: Any) -> httpx.Response:  # type: ignore[override]
+        session = _named_session(str(url), kwargs.get("json"))
+        headers = httpx.Headers(kwargs.pop("headers", None))
+        if session in self.tokens and "authorization" not in headers:
+            headers["authorization"] = f"Bearer {self.tokens[session]}"
+        response = await super().request(method, url, headers=headers, **kwargs)
+        for found in re.finditer(
+            r'"session_id": ?"([0-9a-f-]{36})"[^{}]*?"session_token": ?"([^"]+)"'
+            r'|"session_token": ?"([^"]+)"[^{}]*?"session_id": ?"([0-9a-f-]{36})"',
+            response.text,
+        ):
+            session_id = found.group(1) or found.group(4)
+            self.tokens[session_id] = found.group(2) or found.group(3)
+        return response
+
+
+def _named_session(url: str, body: Any) -> str | None:
+    path = SESSION_PATH.search(url)
+    if path:
+        return path.group(1)
+    if isinstance(body, dict):
+        inner = body.get("input") if isinstance(body.get("input"), dict) else body
+        return str(inner.get("session_id")) if inner.get("session_id") else None
+    return None
+
+
 @asynccontextmanager
-async def serving(resources, **overrides: object) -> AsyncIterator[httpx.AsyncClient]:  # type: ignore[no-untyped-def]
-    """An HTTP client of the API over `resources`, started and stopped around the block."""
+async def serving(resources, **overrides: object) -> AsyncIterator[ReaderClient]:  # type: ignore[no-untyped-def]
+    """A reader's HTTP client of the API over `resources`, started and stopped around it."""
     from asgi_lifespan import LifespanManager
 
     async with LifespanManager(_test_app(resources, overrides), startup_timeout=60) as manager:
         transport = httpx.ASGITransport(manager.app, raise_app_exceptions=False)  # as uvicorn
-        async with httpx.AsyncClient(transport=transport, base_url="http://bookrag.test") as client:
+        async with ReaderClient(transport=transport, base_url="http://bookrag.test") as client:
             yield client
 
 

@@ -18,7 +18,7 @@ from pydantic import Field
 
 from agent import prompts
 from agent.resources import Resources
-from ingest.search import HybridSearcher, SearchHit
+from agent.retrieval.search import HybridSearcher, SearchHit
 
 
 class CountingEmbeddings(Embeddings):

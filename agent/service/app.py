@@ -1,7 +1,7 @@
 """The FastAPI application: routes, LangServe chat, limits, CORS and error handling.
 
 `bookrag serve` runs `create_app()` under uvicorn. Everything a request needs is built once at
-start-up (see `Service`); CPU work (embedding, local-mode Qdrant) runs in worker threads so the
+start-up (see `Lifecycle`); CPU work (embedding, local-mode Qdrant) runs in worker threads so the
 event loop only ever waits on I/O.
 """
 
@@ -10,14 +10,16 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.staticfiles import StaticFiles
 
 from agent.resources import Resources
+from agent.service.body_limit import BodySizeLimit
 from agent.service.chat_route import add_chat_routes
-from agent.service.deps import Service
 from agent.service.errors import install_error_handlers
-from agent.service.limits import BodySizeLimit
+from agent.service.json_guard import JsonGuard
+from agent.service.lifecycle import Lifecycle
 from agent.service.routes import answers, conversations, health, ingest, reading
-from ingest.settings import Settings, get_settings
+from core.settings import Settings, get_settings
 
 DESCRIPTION = """
 A grounded chat tutor for a Docusaurus book: answers come only from the book and cite the
@@ -38,19 +40,20 @@ def create_app(settings: Settings | None = None, resources: Resources | None = N
     `resources` replaces the deployment's searcher and chat model (tests pass fakes here).
     """
     settings = settings or get_settings()
-    service = Service(settings, resources)
+    lifecycle = Lifecycle(settings, resources)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await service.start()
+        await lifecycle.start()
         try:
             yield
         finally:
-            await service.stop()
+            await lifecycle.stop()
 
     app = FastAPI(title="bookrag", version="0.1.0", description=DESCRIPTION, lifespan=lifespan)
-    app.state.service = service
+    app.state.lifecycle = lifecycle
     install_error_handlers(app)
+    app.add_middleware(JsonGuard, skip=frozenset({"/webhook/github"}))  # inside the size cap
     app.add_middleware(
         BodySizeLimit,
         max_bytes=settings.max_request_bytes,
@@ -65,5 +68,7 @@ def create_app(settings: Settings | None = None, resources: Resources | None = N
     )
     for module in (answers, reading, conversations, ingest, health):
         app.include_router(module.router)
-    add_chat_routes(app, service)
+    add_chat_routes(app, lifecycle)
+    if (settings.site_build_dir / "index.html").is_file():  # last: the API's routes come first
+        app.mount("/", StaticFiles(directory=settings.site_build_dir, html=True), name="book")
     return app

@@ -1,188 +1,149 @@
-"""What routes depend on: the shared parts (index, models, pool, limits, ingest queue)."""
+"""What routes depend on, as `Annotated` aliases: the app's shared parts, a database connection,
+rate limits, and who may call the ingest routes.
 
-import asyncio
-import logging
-import math
-import uuid
+Every dependency is `async def`, even where it awaits nothing: FastAPI runs a plain `def` one in a
+thread pool, and the rate limiter's buckets are not meant to be touched from several threads.
+"""
+
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from agent.resources import Resources, build_resources, load_chat_model
-from agent.service.errors import VECTOR_STORE_ERRORS, ApiError
-from agent.service.limits import RateLimiter
-from agent.vocabulary import book_vocabulary
-from ingest.database import DatabaseUnavailableError, connect, open_pool
-from ingest.runs import RunRequest, request_run
-from ingest.settings import Settings
-from ingest.workflow import enqueue_run, launch_workflows, stop_workflows
-
-log = logging.getLogger("bookrag.service")
-
-
-class Service:
-    """The parts every request shares: built when the app starts, closed when it stops."""
-
-    def __init__(self, settings: Settings, resources: Resources | None = None) -> None:
-        self.settings = settings
-        self._resources = resources
-        self._pool: AsyncConnectionPool | None = None
-        self.client_limiter = RateLimiter(settings.rate_limit_client_per_minute)
-        self.session_limiter = RateLimiter(settings.rate_limit_session_per_minute)
-        self.schema_ready = False
-        self._schema_lock = asyncio.Lock()
-        self.workflows_problem: str | None = "not started"
-
-    async def start(self) -> None:
-        """Open the book's index and models (off the event loop) and the database pool.
-
-        A database that does not answer yet does not stop the start: `/ready` reports it,
-        requests that need it answer 503, and the schema is applied once it answers.
-        """
-        if self._resources is None:
-            self._resources = await asyncio.to_thread(_deployment_resources, self.settings)
-        await asyncio.to_thread(_warm_up, self._resources)
-        self._pool = await open_pool(self.settings)
-        try:
-            await self.ensure_schema()
-        except DatabaseUnavailableError as error:
-            log.warning("starting without the database: %s", error)
-        if self.settings.ingest_workflows:
-            await self._launch_workflows()
-
-    async def _launch_workflows(self) -> None:
-        try:
-            await asyncio.to_thread(launch_workflows, self.settings, self.resources.searcher.model)
-        except Exception as error:  # the API still answers; ingest requests get a 503
-            self.workflows_problem = f"the ingest workflow engine did not start: {error}"
-            log.warning(self.workflows_problem)
-        else:
-            self.workflows_problem = None
-
-    async def stop(self) -> None:
-        """Stop the workflow engine (a run resumes at the next start); close the pool."""
-        if self.settings.ingest_workflows and self.workflows_problem is None:
-            await asyncio.to_thread(stop_workflows)
-        if self._pool is not None:
-            await self._pool.close()
-
-    async def queue_ingest(
-        self,
-        request_id: str,
-        trigger: str,
-        branch: str | None = None,
-        commit: str | None = None,
-        full: bool = False,
-    ) -> RunRequest:
-        """The run serving an ingest request, queued on the workflow engine."""
-        if not self.settings.ingest_workflows:
-            raise ApiError(503, "ingest_disabled", "this server does not run ingests")
-        if self.workflows_problem is not None:
-            raise ApiError(503, "ingest_unavailable", self.workflows_problem)
-        await self.ensure_schema()
-        async with self.pool.connection() as conn:
-            run = await request_run(
-                conn,
-                self.settings.book_id,
-                request_id,
-                trigger,
-                branch=branch,
-                commit=commit,
-                full=full,
-            )
-        await asyncio.to_thread(enqueue_run, run.run_id)  # does nothing for a known run
-        return run
-
-    @property
-    def resources(self) -> Resources:
-        """The book's searcher, settings and chat model."""
-        if self._resources is None:
-            raise RuntimeError("the service has not started")
-        return self._resources
-
-    @property
-    def pool(self) -> AsyncConnectionPool:
-        """The Postgres connection pool."""
-        if self._pool is None:
-            raise RuntimeError("the service has not started")
-        return self._pool
-
-    async def ensure_schema(self) -> None:
-        """Apply pending migrations once the database answers (at start-up, or on first use)."""
-        if self.schema_ready:
-            return
-        async with self._schema_lock:
-            if not self.schema_ready:
-                await asyncio.to_thread(lambda: connect(self.settings).close())
-                self.schema_ready = True
-
-    def check_client_rate(self, request: Request) -> None:
-        """429 when this client address sends too much."""
-        client = request.client.host if request.client else "unknown"
-        _raise_if_limited(self.client_limiter.retry_after(client), "this client")
-
-    def check_session_rate(self, session_id: uuid.UUID | None) -> None:
-        """429 when one session asks too fast."""
-        if session_id is not None:
-            wait = self.session_limiter.retry_after(str(session_id))
-            _raise_if_limited(wait, "this session")
+from agent.resources import Resources
+from agent.service.errors import ApiError
+from agent.service.github import (
+    Delivery,
+    bearer_allowed,
+    may_be_signed,
+    read_if_signed,
+    valid_bearer,
+    verify_delivery,
+)
+from agent.service.ingest_queue import IngestQueue
+from agent.service.lifecycle import Lifecycle
+from agent.service.rate_limits import RateLimits
+from core.settings import Settings
 
 
-def _deployment_resources(settings: Settings) -> Resources:
-    return build_resources(settings, load_chat_model(settings))
+async def lifecycle_of(request: Request) -> Lifecycle:
+    """What the app was started with."""
+    lifecycle: Lifecycle = request.app.state.lifecycle
+    return lifecycle
 
 
-def _warm_up(resources: Resources) -> None:
-    """Load what the first question would otherwise wait for: the model and the vocabulary."""
-    resources.searcher.model.embeddings.embed_query("warm up")
-    try:
-        book_vocabulary(resources.searcher.index)
-    except VECTOR_STORE_ERRORS as error:  # serve anyway: `/ready` says so, searches answer 503
-        log.warning("the search index is unreachable at start: %s", error)
+LifecycleDep = Annotated[Lifecycle, Depends(lifecycle_of)]
 
 
-def _raise_if_limited(wait: float | None, who: str) -> None:
-    if wait is not None:
-        seconds = max(1, math.ceil(wait))
-        raise ApiError(
-            429,
-            "rate_limited",
-            f"too many requests from {who}; retry in {seconds} s",
-            {"Retry-After": str(seconds)},
-        )
+async def _settings(lifecycle: LifecycleDep) -> Settings:
+    return lifecycle.settings
 
 
-def service_of(request: Request) -> Service:
-    """The service the app was started with."""
-    service: Service = request.app.state.service
-    return service
+async def _resources(lifecycle: LifecycleDep) -> Resources:
+    return lifecycle.resources
 
 
-ServiceDep = Annotated[Service, Depends(service_of)]
+async def _rate_limits(lifecycle: LifecycleDep) -> RateLimits:
+    return lifecycle.limits
 
 
-async def rate_limited_client(request: Request, service: ServiceDep) -> None:
-    """Apply the per-client rate limit."""
-    service.check_client_rate(request)
+async def _ingest_queue(lifecycle: LifecycleDep) -> IngestQueue:
+    return lifecycle.ingest
 
 
-async def database(service: ServiceDep) -> AsyncConnectionPool:
+SettingsDep = Annotated[Settings, Depends(_settings)]
+ResourcesDep = Annotated[Resources, Depends(_resources)]
+RateLimitsDep = Annotated[RateLimits, Depends(_rate_limits)]
+IngestQueueDep = Annotated[IngestQueue, Depends(_ingest_queue)]
+
+
+async def get_pool(lifecycle: LifecycleDep) -> AsyncConnectionPool:
     """The connection pool, once the schema is in place (503 when the database is down)."""
-    await service.ensure_schema()
-    return service.pool
+    await lifecycle.schema.ensure()
+    return lifecycle.pool
 
 
-PoolDep = Annotated[AsyncConnectionPool, Depends(database)]
+PoolDep = Annotated[AsyncConnectionPool, Depends(get_pool)]
 
 
-async def connection(pool: PoolDep) -> AsyncIterator[AsyncConnection]:
+async def get_connection(pool: PoolDep) -> AsyncIterator[AsyncConnection]:
     """One pooled connection for the request."""
     async with pool.connection() as conn:
         yield conn
 
 
-ConnectionDep = Annotated[AsyncConnection, Depends(connection)]
-RateLimited = Depends(rate_limited_client)
+ConnectionDep = Annotated[AsyncConnection, Depends(get_connection)]
+
+
+async def require_ingested(lifecycle: LifecycleDep) -> None:
+    """503 `not_ingested` while the book's index is empty (see `Lifecycle.ensure_ingested`)."""
+    await lifecycle.ensure_ingested()
+
+
+Ingested = Depends(require_ingested)
+
+
+async def limit_client(request: Request, limits: RateLimitsDep) -> None:
+    """Count the request against its client address (429 when it sends too much)."""
+    limits.check_client(request.client.host if request.client else "unknown")
+
+
+RateLimited = Depends(limit_client)
+
+
+async def github_delivery(
+    request: Request, settings: SettingsDep, limits: RateLimitsDep
+) -> Delivery:
+    """A webhook call signed with the webhook secret or bearing `RAG_SECRET` (else 401).
+
+    A call that carries neither is refused before its body is read, and an address that keeps
+    failing is refused (429) before anything else, so unsigned posts cost no memory.
+    """
+    host = request.client.host if request.client else "unknown"
+    limits.check_webhook_sender(host)
+    secret, token = settings.github_webhook_secret, settings.rag_secret
+    delivery = None
+    if bearer_allowed(request.headers, token):
+        delivery = verify_delivery(await request.body(), request.headers, secret, token)
+    elif secret and may_be_signed(request.headers, secret):
+        signature = request.headers.get("x-hub-signature-256")
+        body = await read_if_signed(request.stream(), secret, signature)
+        if body is not None:  # the signature covers the raw bytes: kept unparsed
+            delivery = verify_delivery(body, request.headers, secret, token)
+    if delivery is None:
+        limits.count_webhook_failure(host)
+        raise ApiError(401, "unauthorized", "missing or wrong webhook signature or bearer token")
+    return delivery
+
+
+GitHubDelivery = Annotated[Delivery, Depends(github_delivery)]
+
+
+session_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="SessionToken",
+    description="The `session_token` returned when the session was made (never put it in a URL).",
+)
+
+
+async def session_token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Security(session_bearer)],
+) -> str | None:
+    """The session token the caller bears, if any."""
+    return credentials.credentials if credentials else None
+
+
+SessionTokenDep = Annotated[str | None, Depends(session_token)]
+
+
+async def require_admin(request: Request, settings: SettingsDep) -> None:
+    """Only a caller bearing `ADMIN_TOKEN` (401 otherwise, or when none is configured)."""
+    token = settings.admin_token
+    if not token or not valid_bearer(token, request.headers.get("authorization")):
+        raise ApiError(401, "unauthorized", "missing or wrong admin bearer token")
+
+
+AdminOnly = Depends(require_admin)

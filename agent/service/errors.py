@@ -1,6 +1,9 @@
 """Every failure becomes `{"error": {"code", "message"}}` with the right status, in one place.
 
-Routes raise the domain's own exceptions; this module decides what each means over HTTP.
+Routes, dependencies and the parts they use raise the domain's own exceptions (an unknown
+session, a rate limit, an ingest engine that is down...); this module decides what each means
+over HTTP: status, code, message and headers. Only the edge (routes and `deps`) raises
+`ApiError` directly, for what is HTTP's own business (a missing token, a 404 of a route).
 Nothing reaches a client as a traceback: an unexpected error is logged here and answered 500.
 """
 
@@ -17,11 +20,15 @@ from fastapi.responses import JSONResponse
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 from starlette.exceptions import HTTPException
 
-from agent.feedback import FeedbackTargetError
+from agent.conversations.feedback import FeedbackTargetError
+from agent.conversations.sessions import UnknownSessionError
 from agent.inputs import InvalidTurnError
-from agent.sessions import UnknownSessionError
-from ingest.database import DatabaseUnavailableError
-from ingest.store import StoreLockedError
+from agent.retrieval.search import BookNotIngestedError, UnknownBookError
+from agent.service.github import MalformedPayloadError, PayloadNotObjectError
+from agent.service.ingest_queue import IngestDisabledError, IngestUnavailableError
+from agent.service.rate_limits import RateLimitedError
+from core.database import DatabaseUnavailableError
+from core.store import StoreLockedError
 
 log = logging.getLogger("bookrag.service")
 
@@ -70,6 +77,21 @@ def as_api_error(error: BaseException) -> ApiError:
         return ApiError(404, "unknown_message", str(error))
     if isinstance(error, InvalidTurnError):
         return ApiError(422, "invalid_turn", str(error))
+    if isinstance(error, RateLimitedError):
+        message = f"too many requests from {error.who}; retry in {error.retry_after} s"
+        return ApiError(429, "rate_limited", message, {"Retry-After": str(error.retry_after)})
+    if isinstance(error, UnknownBookError):
+        return ApiError(404, "unknown_book", str(error))
+    if isinstance(error, BookNotIngestedError):
+        return ApiError(503, "not_ingested", str(error), {"Retry-After": "30"})
+    if isinstance(error, IngestDisabledError):
+        return ApiError(503, "ingest_disabled", str(error))
+    if isinstance(error, IngestUnavailableError):
+        return ApiError(503, "ingest_unavailable", str(error))
+    if isinstance(error, MalformedPayloadError):
+        return ApiError(400, "malformed_json", str(error))
+    if isinstance(error, PayloadNotObjectError):
+        return ApiError(422, "invalid_request", str(error))
     if isinstance(error, DATABASE_ERRORS):
         return _unavailable("database_unavailable", "the conversation database", error)
     if isinstance(error, VECTOR_STORE_ERRORS):
@@ -90,10 +112,20 @@ def _validation_message(errors: list[Any]) -> tuple[str, str]:
         return "malformed_json", f"the request body is not valid JSON: {first}"
     if first.get("type") == "json_invalid":
         return "malformed_json", "the request body is not valid JSON"
-    where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
-    more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
+    where = _field(first) or "body"
+    fields = {_field(error) for error in errors if isinstance(error, dict)}
+    more = f" (and {len(fields) - 1} more problems)" if len(fields) > 1 else ""
     problem = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
     return "invalid_request", f"{where}: {problem}{more}"
+
+
+def _field(error: dict[str, Any]) -> str:
+    """Where an error is, as a client names it: `filters.hardware_tier`, not pydantic's union
+    branches (`constrained-int`, `function-after[...]`) or the `body` root."""
+    parts = list(error.get("loc", ()))
+    if parts[:1] == ["body"]:
+        parts = parts[1:]
+    return ".".join(str(p) for p in parts if isinstance(p, int) or str(p).isidentifier())
 
 
 async def _on_validation(_: Request, error: Exception) -> JSONResponse:
@@ -104,6 +136,11 @@ async def _on_validation(_: Request, error: Exception) -> JSONResponse:
 
 async def _on_http(_: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
+    return http_error_response(error)
+
+
+def http_error_response(error: HTTPException) -> JSONResponse:
+    """An HTTP error (raised by Starlette or a middleware) in the API's error shape."""
     status = HTTPStatus(error.status_code)
     code = status.phrase.lower().replace(" ", "_").replace("-", "_")
     message = error.detail if isinstance(error.detail, str) else status.description
@@ -127,6 +164,13 @@ def install_error_handlers(app: FastAPI) -> None:
         UnknownSessionError,
         FeedbackTargetError,
         InvalidTurnError,
+        RateLimitedError,
+        BookNotIngestedError,
+        UnknownBookError,
+        IngestDisabledError,
+        IngestUnavailableError,
+        MalformedPayloadError,
+        PayloadNotObjectError,
         *DATABASE_ERRORS,
         *VECTOR_STORE_ERRORS,
     )

@@ -4,25 +4,13 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic.json_schema import SkipJsonSchema
 
 from agent.inputs import MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
+from agent.retrieval.search import SearchFilters, without_null_defaults
 from agent.state import Source
-from ingest.search import SearchFilters
-
-
-def _storable(text: str) -> str:
-    """Text Postgres can store and the model can read: no NUL, no unpaired surrogates."""
-    if "\x00" in text:
-        raise ValueError("must not contain NUL (\\u0000) characters")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("contains an unpaired surrogate; send valid UTF-8 text") from None
-    return text
-
-
-Storable = AfterValidator(_storable)
+from core.storable import Storable
 
 Question = Annotated[
     str,
@@ -44,27 +32,30 @@ class StrictModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class ChatRequest(StrictModel):
-    """One turn of a conversation (the `/chat` routes)."""
+def _chat_schema(schema: dict[str, Any]) -> None:
+    without_null_defaults(schema)
+    schema["examples"] = [
+        {"question": "What does the reliability QoS policy do?"},
+        {"question": "And durability?", "session_id": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b"},
+    ]
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"question": "What does the reliability QoS policy do?"},
-                {
-                    "question": "And durability?",
-                    "session_id": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
-                },
-            ]
-        }
-    )
+
+class ChatRequest(StrictModel):
+    """One turn of a conversation (the `/chat` routes).
+
+    Optional fields accept null, but their schema does not say so (`SkipJsonSchema`): the
+    LangServe playground draws its form from this schema and cannot draw a null type."""
+
+    model_config = ConfigDict(json_schema_extra=_chat_schema)
 
     question: Question
-    session_id: uuid.UUID | None = Field(
-        None, description="A session from `POST /sessions`; omitted = a new session."
+    session_id: uuid.UUID | SkipJsonSchema[None] = Field(
+        None,
+        description="A session you own (send its token as `Authorization: Bearer`); "
+        "omitted = a new session, whose id and token come back with the answer.",
     )
-    selected_text: SelectedText | None = None
-    filters: SearchFilters | None = None
+    selected_text: SelectedText | SkipJsonSchema[None] = None
+    filters: SearchFilters | SkipJsonSchema[None] = None
 
 
 class QueryRequest(StrictModel):
@@ -76,10 +67,12 @@ class QueryRequest(StrictModel):
 
     question: Question
     session_id: uuid.UUID | None = Field(
-        None, description="A session from `POST /sessions`; omitted = a new session."
+        None,
+        description="A session you own (send its token as `Authorization: Bearer`); "
+        "omitted = a new session, whose id and token come back with the answer.",
     )
     filters: SearchFilters | None = None
-    top_k: int | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
+    top_k: StrictInt | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
 
 
 class QueryResponse(BaseModel):
@@ -89,6 +82,13 @@ class QueryResponse(BaseModel):
     sources: list[Source]
     chunks_used: int
     session_id: uuid.UUID
+    session_token: str | None = Field(
+        None,
+        description="Only when this answer started the session: the secret that owns it. "
+        "Send it as `Authorization: Bearer` with every later use of the session.",
+    )
+    extractive: bool = Field(description="Answered from the book's own sentences, no model.")
+    degraded: bool = Field(description="A configured model failed; the answer says so.")
     message_id: int = Field(description="The stored answer; rate it with `POST /feedback`.")
     refused: bool
     session_expired: bool = Field(
@@ -175,9 +175,12 @@ class ChunkList(BaseModel):
 
 
 class SessionCreated(BaseModel):
-    """A new, empty session."""
+    """A new, empty session, and the secret that owns it (shown only now)."""
 
     session_id: uuid.UUID
+    session_token: str = Field(
+        description="Send as `Authorization: Bearer` to read, continue, rate or delete it."
+    )
     created_at: datetime
 
 
@@ -207,9 +210,19 @@ class FeedbackRequest(StrictModel):
     """A reader's rating of an answer."""
 
     model_config = ConfigDict(
-        json_schema_extra={"examples": [{"message_id": 2, "score": 1, "comment": "Clear."}]}
+        json_schema_extra={
+            "examples": [
+                {
+                    "session_id": "1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b",
+                    "message_id": 2,
+                    "score": 1,
+                    "comment": "Clear.",
+                }
+            ]
+        }
     )
 
+    session_id: uuid.UUID = Field(description="The session the answer belongs to.")
     message_id: int = Field(ge=1, le=2**63 - 1)
     score: Literal[-1, 1]
     comment: Annotated[str, Storable] | None = Field(None, max_length=2000)

@@ -105,11 +105,11 @@ def test_bad_eval_line_is_reported_with_its_line_number(run_cli, sample_docs, tm
 
 
 def qos_file(docs: Path) -> str:
-    """The sample-book file holding the `{#qos}` section."""
+    """The sample-book file holding the `{/* #qos */}` section."""
     for path in sorted(docs.rglob("*.md*")):
-        if "{#qos}" in path.read_text():
+        if "{/* #qos */}" in path.read_text():
             return str(path.relative_to(docs))
-    raise AssertionError("the sample book should have a Quality of Service {#qos} section")
+    raise AssertionError("the sample book should have a Quality of Service {/* #qos */} section")
 
 
 def test_serve_answers_over_http_and_a_concurrent_ingest_is_told_what_to_do(
@@ -127,3 +127,22 @@ def test_serve_answers_over_http_and_a_concurrent_ingest_is_told_what_to_do(
     assert ingest.returncode == 2 and "in use" in ingest.stderr
     assert "POST /ingest_book" in ingest.stderr
     assert "Traceback" not in ingest.stderr and "Traceback" not in output
+
+
+@pytest.mark.parametrize(("trusted", "allowed"), [(None, 5), ('["127.0.0.1"]', 10)])
+def test_proxy_headers_count_only_when_the_proxy_is_trusted(
+    run_cli, cli_env, sample_docs, tmp_path, trusted, allowed
+):
+    assert run_cli("ingest").returncode == 0
+    env = cli_env | {"RATE_LIMIT_CLIENT_PER_MINUTE": "5", "INGEST_WORKFLOWS": "false"}
+    if trusted:
+        env["TRUSTED_PROXIES"] = trusted
+    with bookrag_serve(tmp_path, env) as base:
+        statuses = [
+            httpx.get(
+                f"{base}/sessions/not-a-uuid", headers={"x-forwarded-for": f"203.0.113.{n}"}
+            ).status_code
+            for n in range(10)
+        ]
+    assert statuses.count(422) == allowed  # each request counted against its real client
+    assert statuses.count(429) == 10 - allowed

@@ -7,9 +7,9 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from ingest.database import connect
-from ingest.migrations import apply_migrations, available_migrations
-from ingest.settings import Settings
+from core.database import connect, migrate
+from core.migrations import apply_migrations, available_migrations, schema_version
+from core.settings import Settings
 
 
 @pytest.fixture
@@ -30,8 +30,12 @@ def write(folder: Path, name: str, sql: str) -> None:
     (folder / name).write_text(sql)
 
 
-def test_embedded_postgres_starts_and_is_migrated_when_no_url_is_set(tmp_path):
+def test_embedded_postgres_starts_when_no_url_is_set_and_migrate_brings_it_up_to_date(tmp_path):
     settings = Settings(_env_file=None, data_dir=tmp_path, database_url=None)  # type: ignore[call-arg]
+    with connect(settings) as conn:
+        assert schema_version(conn) == 0  # connecting never migrates
+    assert migrate(settings) == [m.name for m in available_migrations()]
+    assert migrate(settings) == []
     with connect(settings) as conn:
         versions = [row[0] for row in conn.execute("SELECT version FROM schema_migrations")]
         assert versions == [m.version for m in available_migrations()]

@@ -3,21 +3,22 @@
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END
 
 from agent.context import Context
-from agent.extractive import NOT_IN_SELECTION
-from agent.graph import builder, graph
+from agent.graph import builder, graph, query_graph
 from agent.inputs import InvalidTurnError
+from agent.offline.extractive import NOT_IN_SELECTION
 from agent.prompts import REFUSAL
 from agent.resources import Resources
 from tests.fakes import spied
 
 
-async def ask(resources: Resources, question: str, history=(), **state):
+async def ask(resources: Resources, question: str, history=(), context=None, **state):
     return await graph.ainvoke(
         {"messages": [*history, HumanMessage(question)], **state},
         config={"configurable": {"resources": resources}},
-        context=Context(),
+        context=context or Context(),
     )
 
 
@@ -59,6 +60,26 @@ async def test_off_book_questions_are_refused_without_citations(book, question):
     assert result["answer"].startswith(REFUSAL)
     assert result["sources"] == [] and result["refusal_reason"] == "off_book"
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
+
+
+async def test_without_the_reranker_the_offline_grader_still_finds_the_section(book):
+    question = "Which QoS policy makes DDS retransmit messages that were lost?"
+    result = await ask(book, question, context=Context(reranker="none"))
+    assert result["sources"][0]["heading"] == "Quality of Service"
+    assert "signals" not in result["candidates"][0]  # nothing was reranked
+
+
+async def test_grading_thresholds_are_read_from_the_context_even_as_json(book):
+    question = "Which QoS policy makes DDS retransmit messages that were lost?"
+    result = await ask(book, question, context={"min_dense": 1.01})  # no chunk is that close
+    assert result["refusal_reason"] == "not_found" and result["sources"] == []
+
+
+def test_the_query_graph_is_the_graphs_query_side():
+    full = {(e.source, e.target) for e in graph.get_graph().edges}
+    query = {(e.source, e.target) for e in query_graph.get_graph().edges}
+    assert query - {("rerank", END)} <= full
+    assert ("rerank", END) in query and ("rerank", "grade") in full
 
 
 async def test_nothing_relevant_is_reworded_once_then_refused(book):

@@ -1,13 +1,13 @@
 """The graph's LLM path: LangChain fake chat models, and a stub OpenAI-compatible server."""
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.context import Context
 from agent.graph import DEGRADED_NOTE, graph
-from agent.prompts import REFUSAL
+from agent.prompts import CONDENSE_SYSTEM, REFUSAL
 from agent.resources import Resources, load_chat_model
-from tests.fakes import CountingSearcher, stub_openai
+from tests.fakes import CountingSearcher, ScriptedChatModel, stub_openai
 
 TOP_K = 2
 ALL_RELEVANT = "1, 2, 3, 4"
@@ -69,6 +69,19 @@ async def test_llm_failing_before_the_first_token_degrades_to_the_extractive_ans
     model = FakeListChatModel(responses=[ALL_RELEVANT, "never shown"], error_on_chunk_number=0)
     result, _ = await run(with_model(book, model))
     assert result["answer"].startswith(DEGRADED_NOTE.strip())
+    assert "RELIABLE" in result["answer"] and result["sources"]
+
+
+async def test_llm_failing_in_its_first_step_runs_the_rest_of_the_turn_offline(book):
+    model = ScriptedChatModel(down=True)
+    history = [HumanMessage("What are QoS policies in DDS?"), AIMessage("Delivery rules.")]
+    result = await graph.ainvoke(
+        {"messages": [*history, HumanMessage("Which one retransmits lost messages?")]},
+        {"configurable": {"resources": with_model(book, model)}},
+        context=Context(top_k=TOP_K),
+    )
+    assert [call[0].text for call in model.calls] == [CONDENSE_SYSTEM]  # never asked again
+    assert result["degraded"] and result["answer"].startswith(DEGRADED_NOTE.strip())
     assert "RELIABLE" in result["answer"] and result["sources"]
 
 

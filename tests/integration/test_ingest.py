@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.embeddings import make_embedding_model
-from ingest.pipeline import open_index, run_ingest
-from ingest.store import BookIndex
+from core.embeddings import make_embedding_model
+from core.store import BookIndex, open_index
+from ingest.recorded import run_ingest
 
 
 def index_of(settings) -> BookIndex:
@@ -16,9 +16,7 @@ def index_of(settings) -> BookIndex:
 
 
 def all_payloads(settings) -> list[dict]:
-    index = index_of(settings)
-    records, _ = index.client.scroll(index.name, limit=10_000, with_payload=True)
-    return [{**(r.payload or {}), "id": str(r.id)} for r in records]
+    return [{**point.payload, "id": point.id} for point in index_of(settings).points()]
 
 
 def first_section_line(path: Path) -> tuple[str, str]:

@@ -2,9 +2,10 @@
 
 import uuid
 
-from ingest.embeddings import make_embedding_model
-from ingest.pipeline import open_index, run_ingest
-from ingest.search import HybridSearcher
+from agent.retrieval.search import HybridSearcher
+from core.embeddings import make_embedding_model
+from core.store import open_index
+from ingest.recorded import run_ingest
 from tests.fakes import STUB_EMBEDDING_DIMENSION, stub_openai
 
 

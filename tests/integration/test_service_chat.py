@@ -5,8 +5,9 @@ import json
 import pytest
 
 from agent.resources import Resources, build_resources
-from tests.conftest import free_port, serving
+from tests.conftest import serving
 from tests.fakes import ScriptedChatModel
+from tests.loopback import free_port
 
 QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
 

@@ -32,4 +32,5 @@ def test_no_request_the_schema_allows_or_forbids_makes_a_server_error(book):
             except Exception as error:  # collect every operation's failure, then report all
                 failures[operation.label] = str(error)[:2000]
     assert len(operations) >= 12
+    assert {"POST /chat/invoke", "POST /chat/stream"} <= {op.label for op in operations}
     assert not failures, "\n\n".join(f"{label}:\n{text}" for label, text in failures.items())

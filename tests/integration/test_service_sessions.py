@@ -31,7 +31,7 @@ async def test_a_new_session_is_empty(api):
 
 async def test_deleting_a_session_deletes_its_messages(api, database_url):
     session, _, answer = await answered_session(api)
-    await api.post("/feedback", json={"message_id": answer, "score": 1})
+    await api.post("/feedback", json={"session_id": session, "message_id": answer, "score": 1})
     assert (await api.delete(f"/sessions/{session}")).status_code == 204
     assert (await api.get(f"/sessions/{session}")).status_code == 404
     with psycopg.connect(database_url) as conn:
@@ -56,8 +56,9 @@ async def test_unknown_or_malformed_session_ids_are_client_errors(api, method, p
 
 async def test_feedback_is_stored_on_the_answer_and_a_second_vote_replaces_it(api, database_url):
     session, _, answer = await answered_session(api)
-    first = await api.post("/feedback", json={"message_id": answer, "score": -1, "comment": "?"})
-    second = await api.post("/feedback", json={"message_id": answer, "score": 1})
+    vote = {"session_id": session, "message_id": answer}
+    first = await api.post("/feedback", json={**vote, "score": -1, "comment": "?"})
+    second = await api.post("/feedback", json={**vote, "score": 1})
     assert first.status_code == second.status_code == 201
     assert first.json()["feedback_id"] == second.json()["feedback_id"]
     messages = (await api.get(f"/sessions/{session}")).json()["messages"]
@@ -77,14 +78,16 @@ async def test_feedback_is_stored_on_the_answer_and_a_second_vote_replaces_it(ap
     ],
 )
 async def test_bad_feedback_is_refused(api, body, status, code):
-    response = await api.post("/feedback", json=body)
+    session, _, _ = await answered_session(api)
+    response = await api.post("/feedback", json={"session_id": session, **body})
     assert response.status_code == status
     assert response.json()["error"]["code"] == code
 
 
 async def test_a_question_cannot_be_rated(api):
-    _, question, _ = await answered_session(api)
-    response = await api.post("/feedback", json={"message_id": question, "score": 1})
+    session, question, _ = await answered_session(api)
+    vote = {"session_id": session, "message_id": question, "score": 1}
+    response = await api.post("/feedback", json=vote)
     assert response.status_code == 404
 
 

@@ -5,13 +5,17 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.citations import CitationFilter
-from agent.condense import condense_rules, needs_context
-from agent.extractive import NOT_IN_SELECTION, answer_from_selection, compose, select_excerpts
-from agent.grading import GradeThresholds, grade_offline, unknown_names
-from agent.rerank import Ranked
-from agent.text import asks_for_code, is_heading, split_units, structural_intent, terms
-from agent.vocabulary import Vocabulary
-from ingest.search import SearchHit
+from agent.offline.condense import condense_rules, needs_context
+from agent.offline.extractive import (
+    NOT_IN_SELECTION,
+    answer_from_selection,
+    compose,
+    select_excerpts,
+)
+from agent.offline.grading import GradeThresholds, grade_offline, unknown_names
+from agent.offline.text import asks_for_code, is_heading, split_units, structural_intent, terms
+from agent.retrieval.vocabulary import Vocabulary
+from agent.state import Candidate
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -110,8 +114,9 @@ def test_code_comes_from_the_best_ranked_source_and_the_best_source_speaks():
 
 
 def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes():
-    def ranked(name: str, text: float, dense: float) -> Ranked:
-        return Ranked(SearchHit(name, 1.0, {}, dense), 1.0, {"text": text})
+    def ranked(name: str, text: float, dense: float) -> Candidate:
+        signals = {"text": text}
+        return Candidate(id=name, score=1.0, dense_score=dense, payload={}, signals=signals)
 
     first, second = ranked("first", 0.1, 0.5), ranked("second", 0.5, 0.5)
     thresholds = GradeThresholds()
@@ -127,7 +132,7 @@ def test_selection_answers_come_only_from_the_selection():
 
 
 def test_question_sets_are_valid_and_large_enough():
-    from ingest.evaluation import load_questions
+    from agent.evaluation.metrics import load_questions
 
     questions = load_questions(REPO / "tests/data/humanoid_questions.jsonl")
     retrieval = [q for q in questions if q.is_retrieval_question]

@@ -5,9 +5,9 @@ from itertools import pairwise
 
 import pytest
 
+from core.settings import Settings
 from ingest.chunker import Chunk, chunk_document
 from ingest.documents import Document
-from ingest.settings import Settings
 from ingest.tokens import count_tokens
 
 CONTRACT_FIELDS = {

@@ -5,80 +5,212 @@ import pytest
 from ingest.docusaurus import (
     HeadingSlugger,
     doc_id,
+    is_category_index,
     page_slug,
     page_url,
+    parse_number_prefix,
+    slugify,
     split_heading_id,
     strip_number_prefix,
 )
 from ingest.mdx import clean_mdx
 
-
-@pytest.mark.parametrize(
-    ("name", "expected"),
-    [
-        ("01-intro", "intro"),
-        ("1_setup", "setup"),
-        ("02.basics", "basics"),
-        ("10 - Advanced", "Advanced"),
-        ("2021-01-31-post", "2021-01-31-post"),
-        ("1.0", "1.0"),
-        ("1.2.3-notes", "1.2.3-notes"),
-        ("intro", "intro"),
-        ("1.1-introduction", "1-introduction"),
-    ],
-)
-def test_number_prefixes_are_stripped_like_docusaurus(name, expected):
-    assert strip_number_prefix(name) == expected
+# Docusaurus's own cases (plugin-content-docs numberPrefix.test.ts), then the humanoid book's.
+STRIPPED = [
+    *("1-My Doc", "01-My Doc", "001-My Doc", "001 - My Doc", "001      -    My Doc"),
+    *("999      -        My Doc", "1---My Doc", "01---My Doc", "001 --- My Doc"),
+    *("1___My Doc", "001 ___ My Doc", "1.My Doc", "01.My Doc", "001 . My Doc"),
+    "999      .       My Doc",
+]
+NOT_PREFIXED = [
+    *("MyDoc", "a1-My Doc", "My Doc-000", "My Doc - 1", "Hey - 03 - My Doc", "00abc01-My Doc"),
+    *("My 001- Doc", "My -001 Doc", "2021-01-31 - Doc", "31-01-2021 - Doc", "2021_01_31 - Doc"),
+    *("2021.01.31 - Doc", "2021-01 - Doc", "01.2021 - Doc", "2021-01-31", "21_01", "01", "2021"),
+    *("8.0", "8.0.0", "14.2.16", "18.2", "8.0 - Doc", "8.0.0 - Doc", "8_0", "14_2_16"),
+    *("1.1-introduction-to-physical-ai", "2.4-gazebo-ros2-integration"),
+]
 
 
+@pytest.mark.parametrize("name", STRIPPED)
+def test_number_prefixes_are_stripped(name):
+    assert strip_number_prefix(name) == "My Doc"
+
+
+@pytest.mark.parametrize("name", NOT_PREFIXED)
+def test_version_and_date_like_names_and_names_without_prefix_are_kept(name):
+    assert strip_number_prefix(name) == name
+
+
+def test_number_prefix_value_and_prefixes_along_a_path():
+    assert parse_number_prefix("0046036 - My Doc") == ("My Doc", 46036)
+    assert parse_number_prefix("0-My Doc") == ("My Doc", 0)
+    path = "0-MyRootFolder0/1 - MySubFolder1/2.  MyDeepFolder2/3 _MyDoc3.md"
+    assert doc_id(path, {}) == "MyRootFolder0/MySubFolder1/MyDeepFolder2/MyDoc3"
+    assert doc_id(path, {"parse_number_prefixes": False}) == path.removesuffix(".md")
+
+
+# Docusaurus's getSlug cases (slug.test.ts) as file paths and frontmatter.
 @pytest.mark.parametrize(
     ("path", "frontmatter", "slug"),
     [
-        ("01-ros2/02-topics.md", {}, "/ros2/topics"),
+        ("dir/doc.md", {}, "/dir/doc"),
+        ("dir/subdir/doc.md", {}, "/dir/subdir/doc"),
+        ("dir/subdir/index.md", {}, "/dir/subdir/"),
+        ("dir/subdir/inDEx.mdx", {}, "/dir/subdir/"),
+        ("dir/subdir/readme.md", {}, "/dir/subdir/"),
+        ("dir/subdir/reADMe.mdx", {}, "/dir/subdir/"),
+        ("dir/subdir/subdir.md", {}, "/dir/subdir/"),
+        ("dir/subdir/suBDir.mdx", {}, "/dir/subdir/"),
+        ("dir/subdir/index.md", {"slug": "/my/frontMatterSlug"}, "/my/frontMatterSlug"),
+        ("001-dir1/002-dir2/doc.md", {}, "/dir1/dir2/doc"),
+        ("001-dir1/002-dir2/doc.md", {"parse_number_prefixes": False}, "/001-dir1/002-dir2/doc"),
+        ("dir with spâce/hey $hello/my dôc.md", {}, "/dir with spâce/hey $hello/my dôc"),
+        ("doc.md", {}, "/doc"),
+        ("doc.md", {"slug": "/abc/def"}, "/abc/def"),
+        ("any/any/doc.md", {"slug": "/abc/def"}, "/abc/def"),
+        ("doc.md", {"slug": "abc/def"}, "/abc/def"),
+        ("dir/doc.md", {"slug": "abc/def"}, "/dir/abc/def"),
+        ("dir/subdir/doc.md", {"slug": "abc/def"}, "/dir/subdir/abc/def"),
+        ("dir/doc.md", {"slug": "./abc/def"}, "/dir/abc/def"),
+        ("dir/doc.md", {"slug": "./abc/../def"}, "/dir/def"),
+        ("dir/subdir/doc.md", {"slug": "../abc/def"}, "/dir/abc/def"),
+        ("dir/subdir/doc.md", {"slug": "../../../../../abc/../def"}, "/def"),
+        # A category index is named as written: number prefixes are not stripped to compare.
+        ("01-guides/guides.md", {}, "/guides/guides"),
+        ("01-guides/01-guides.md", {}, "/guides/"),
+        ("x/01-index.md", {}, "/x/index"),
+        # The humanoid book: version-like folders keep their names.
+        ("module-1/1.1-intro-to-physical-ai/index.md", {}, "/module-1/1.1-intro-to-physical-ai/"),
+        ("module-1/1.1-intro/lesson.md", {}, "/module-1/1.1-intro/lesson"),
         ("01-ros2/02-topics.md", {"id": "ros2-topics"}, "/ros2/ros2-topics"),
-        ("01-ros2/02-topics.md", {"slug": "/custom/url"}, "/custom/url"),
-        ("01-ros2/02-topics.md", {"slug": "relative"}, "/ros2/relative"),
-        ("01-ros2/index.md", {}, "/ros2/"),
-        ("guides/README.md", {}, "/guides/"),
-        ("guides/guides.md", {}, "/guides/"),
-        ("intro.md", {}, "/intro"),
-        ("a/b/03-deep.mdx", {}, "/a/b/deep"),
+        ("01-ros2/02-topics.md", {"slug": "relative/"}, "/ros2/relative/"),
     ],
-)
+)  # fmt: skip
 def test_page_slugs_follow_docusaurus(path, frontmatter, slug):
     assert page_slug(path, frontmatter) == slug
 
 
-def test_page_url_joins_site_base_url_and_route_base():
+def test_category_index_names():
+    assert is_category_index("guides/README.md") and is_category_index("index.mdx")
+    assert not is_category_index("guides/intro.md")
+
+
+def test_page_url_joins_site_base_url_and_route_base_and_keeps_a_trailing_slash():
     assert page_url("/ros2/topics", "https://book.dev", "/", "docs") == (
         "https://book.dev/docs/ros2/topics"
     )
     assert page_url("/ros2/topics", "https://x.io/", "/handbook/", "/") == (
         "https://x.io/handbook/ros2/topics"
     )
+    assert page_url("/guides/", "https://x.io", "/", "docs") == "https://x.io/docs/guides/"
+    assert page_url("/", "https://x.io", "/", "/") == "https://x.io/"
+    assert page_url("/a b/dôc", "https://x.io", "/", "docs") == "https://x.io/docs/a%20b/d%C3%B4c"
 
 
 def test_doc_id_uses_folders_without_prefixes_and_frontmatter_id():
     assert doc_id("01-ros2/02-topics.md", {}) == "ros2/topics"
     assert doc_id("01-ros2/02-topics.md", {"id": "t"}) == "ros2/t"
+    assert doc_id("module-1/1.1-intro/index.md", {}) == "module-1/1.1-intro/index"
 
 
-def test_custom_heading_id_is_split_from_the_text():
-    assert split_heading_id("Quality of Service {#qos}") == ("Quality of Service", "qos")
-    assert split_heading_id("Plain heading") == ("Plain heading", None)
+# Docusaurus's heading-id cases (mdx-loader remark/headings/__tests__/index.test.ts).
+@pytest.mark.parametrize(
+    ("heading", "text", "heading_id"),
+    [
+        ("Heading One {#custom_h1}", "Heading One", "custom_h1"),
+        ("Heading Two {#custom-heading-two}", "Heading Two", "custom-heading-two"),
+        ("With *Bold* {#custom-with-bold}", "With *Bold*", "custom-with-bold"),
+        ("With *Bold* hello{#custom-bold-hello}", "With *Bold* hello", "custom-bold-hello"),
+        ("Snake-cased ID {#this_is_custom_id}", "Snake-cased ID", "this_is_custom_id"),
+        ("{#id-only}", "", "id-only"),
+        ("{#text-after} custom ID", "{#text-after} custom ID", None),
+        ("Heading One {/* #custom_h1 */}", "Heading One", "custom_h1"),
+        ("{/* #id-only */}", "", "id-only"),
+        ("With *Bold* {/* #custom-with-bold */}", "With *Bold*", "custom-with-bold"),
+        ("Heading {/* #id1 whatever comment #id2 */}", "Heading", "id1"),
+        ("Quality of Service {/* #qos */}", "Quality of Service", "qos"),
+    ],
+)  # fmt: skip
+def test_explicit_heading_ids_in_both_syntaxes(heading, text, heading_id):
+    assert split_heading_id(heading) == (text, heading_id)
 
 
-def test_slugger_matches_github_slugger_and_suffixes_repeats():
+@pytest.mark.parametrize(
+    ("heading", "slug"),
+    [
+        ("{/* #custom-id */} some text", "-custom-id--some-text"),
+        ("some text {someExpression /* #custom-id */}", "some-text-someexpression--custom-id-"),
+        ("some text {/* #id1 *//* #id2 */}", "some-text--id1--id2-"),
+        ("Heading {/* my-id */}", "heading--my-id-"),
+        ("Heading {/* # */}", "heading---"),
+        ("{#text-after} custom ID", "text-after-custom-id"),
+        ('<span class="normal-header">Normal</span>', "normal"),
+        ("Heading <!-- #not-in-mdx -->", "heading-"),
+    ],
+)
+def test_comments_that_are_not_ids_are_slugged_like_docusaurus(heading, slug):
+    assert HeadingSlugger().heading_id(heading) == (split_heading_id(heading)[0], slug)
+
+
+def test_html_comment_ids_are_for_pages_compiled_as_commonmark():
+    assert split_heading_id("Heading One <!-- #custom_h1 -->", mdx=False) == (
+        "Heading One",
+        "custom_h1",
+    )
+    assert split_heading_id("<!-- #id-only -->", mdx=False) == ("", "id-only")
+    assert split_heading_id("<!-- #custom-id --> some text", mdx=False)[1] is None
+    assert HeadingSlugger().heading_id("Heading <!-- my-id -->", mdx=False)[1] == "heading-"
+
+
+def test_github_style_ids_with_repeats():
+    # Docusaurus's "creates GitHub-style headings ids" list, in order, through one slugger.
+    cases = [
+        ("I ♥ unicode", "i--unicode"),
+        ("Dash-dash", "dash-dash"),
+        ("en–dash", "endash"),
+        ("em–dash", "emdash"),
+        ("😄 unicode emoji", "-unicode-emoji"),
+        ("😄-😄 unicode emoji", "--unicode-emoji"),
+        ("😄_😄 unicode emoji", "_-unicode-emoji"),
+        ("", ""),
+        ("", "-1"),
+        ("Initial spaces", "initial-spaces"),
+        ("Final spaces", "final-spaces"),
+        ("Duplicate", "duplicate"),
+        ("Duplicate", "duplicate-1"),
+        (":ok: No underscore", "ok-no-underscore"),
+        (":ok_hand: Single", "ok_hand-single"),
+        (":ok_hand::hatched_chick: Two in a row", "ok_handhatched_chick-two-in-a-row"),
+        (":ok_hand: :hatched_chick: Two in a row", "ok_hand-hatched_chick-two-in-a-row"),
+    ]  # fmt: skip
     slugger = HeadingSlugger()
-    assert slugger.slug("Hello, World!") == "hello-world"
+    assert [slugger.slug(text) for text, _ in cases] == [slug for _, slug in cases]
+
+
+def test_github_slugger_cases_non_latin_and_repeats_of_suffixed_slugs():
+    # github-slugger's own test cases.
+    slugger = HeadingSlugger()
+    assert [slugger.slug(t) for t in ("foo", "foo", "foo 1", "foo-1", "foo")] == [
+        "foo", "foo-1", "foo-1-1", "foo-1-2", "foo-2",
+    ]  # fmt: skip
+    assert slugify("Привет non-latin 你好") == "привет-non-latin-你好"
+    assert slugify("Профили пользователей") == "профили-пользователей"
+    assert slugify("heading with a period.txt") == "heading-with-a-periodtxt"
+    assert slugify("exchange.bind_headers(exchange, routing [, bindCallback])") == (
+        "exchangebind_headersexchange-routing--bindcallback"
+    )
+    assert slugify("😄 - an emoji") == "---an-emoji"
+    assert slugify("x² ½ Ⓐ") == "x--ⓐ"  # numbers that are not digits go; circled letters stay
+    assert slugify("Über Straße ΟΔΟΣ") == "über-straße-οδος"
+
+
+def test_inline_markup_is_reduced_to_its_text():
+    slugger = HeadingSlugger()
     assert slugger.slug("`createSelector` Overview") == "createselector-overview"
     assert slugger.slug("[Links](https://x.io) and *emphasis*") == "links-and-emphasis"
     assert slugger.slug("Redux’s “Store”") == "reduxs-store"
-    assert slugger.slug("Über Straße") == "über-straße"
-    assert slugger.slug("Example") == "example"
-    assert slugger.slug("Example") == "example-1"
-    assert slugger.slug("Example") == "example-2"
-    assert slugger.slug("snake_case and-dash") == "snake_case-and-dash"
+    assert slugger.slug("![alt text](https://x.io/a.png) image") == "alt-text-image"
+    assert slugger.slug("Foo <Badge />") == "foo-"  # the space before a dropped tag stays
 
 
 def test_mdx_imports_and_tags_go_but_text_inside_components_stays():

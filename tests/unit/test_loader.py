@@ -1,11 +1,14 @@
 """The loader on small docs trees: pages, partials, problems and derived metadata."""
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 
+from core.settings import Settings
+from ingest.chunker import chunk_pages
 from ingest.loader import DocsFolderNotFoundError, load_documents
-from ingest.settings import Settings
 
 from ..conftest import corpus
 
@@ -122,6 +125,75 @@ def test_partial_import_outside_the_docs_root_is_ignored(tmp_path, settings):
     write(docs, "p.mdx", "import S from '../outside/_secret.mdx';\n\n<S />\n\nVisible.")
     (doc,) = load_documents(docs, settings).documents
     assert "SECRET" not in doc.body and "Visible." in doc.body
+
+
+def test_version_like_folders_index_pages_and_comment_ids_give_docusaurus_urls(tmp_path, settings):
+    write(tmp_path, "module-1/1.1-introduction/index.md", "# Intro\n\nText.\n")
+    write(tmp_path, "module-1/1.1-introduction/01-lesson.md", "## Part {/* #p */}\n\nText.\n")
+    write(tmp_path, "guides/README.md", "---\nslug: ../start/\n---\nText.\n")
+    readme, lesson, index = load_documents(tmp_path, settings).documents
+    base = "http://localhost:3000/docs"
+    assert index.page_url == f"{base}/module-1/1.1-introduction/"
+    assert lesson.page_url == f"{base}/module-1/1.1-introduction/lesson"
+    assert readme.page_url == f"{base}/start/"
+    (chunk,) = [c for c in chunk_pages([lesson], settings) if c.payload["anchor"]]
+    assert chunk.payload["anchor"] == "p" and chunk.payload["heading"] == "Part"
+
+
+def built_site(root: Path, docs: dict[str, str], metadata: dict, pages: dict[str, str]) -> Path:
+    """A site folder as `docusaurus build` leaves it: docs, .docusaurus metadata, build HTML."""
+    for relative, text in docs.items():
+        write(root / "docs", relative, text)
+    folder = root / ".docusaurus" / "docusaurus-plugin-content-docs" / "default"
+    for number, (relative, data) in enumerate(metadata.items()):
+        record = {"source": f"@site/docs/{relative}", "version": "current", **data}
+        write(folder, f"site-docs-{number}.json", json.dumps(record))
+    write(root / ".docusaurus", "docusaurus.config.mjs", 'export default {\n  "baseUrl": "/",\n}')
+    for relative, html in pages.items():
+        write(root / "build", relative, html)
+    return root / "docs"
+
+
+def test_a_built_sites_routes_and_heading_ids_are_preferred(tmp_path, settings):
+    docs = built_site(
+        tmp_path,
+        {"a.md": "---\nid: a\n---\n## Overview\n\nText.\n", "b.md": "## B\n\nText.\n"},
+        {
+            "a.md": {
+                "id": "recorded-a",
+                "slug": "/elsewhere",
+                "permalink": "/docs/elsewhere",
+                "frontMatter": {"id": "a"},
+            },
+            "b.md": {
+                "id": "b",
+                "slug": "/b",
+                "permalink": "/docs/b",
+                "frontMatter": {"slug": "/old"},
+            },
+        },
+        {"docs/elsewhere/index.html": '<h2 id="plugin-made">Overview<a>\u200b</a></h2>'},
+    )
+    a, b = load_documents(docs, settings).documents
+    assert a.doc_id == "recorded-a" and a.page_url == "http://localhost:3000/docs/elsewhere"
+    (chunk,) = chunk_pages([a], settings)
+    assert chunk.payload["anchor"] == "plugin-made"
+    assert b.page_url == "http://localhost:3000/docs/b"  # recorded with other frontmatter: ours
+    ours = load_documents(docs, settings, use_built_site=False).documents[0]
+    assert ours.page_url == "http://localhost:3000/docs/a" and ours.doc_id == "a"
+
+
+def test_a_build_older_than_the_page_is_not_trusted_for_heading_ids(tmp_path, settings):
+    docs = built_site(
+        tmp_path,
+        {"a.md": "## Overview\n\nText.\n"},
+        {"a.md": {"id": "a", "slug": "/a", "permalink": "/docs/a", "frontMatter": {}}},
+        {"docs/a.html": '<h2 class="anchor" id="old-id">Overview</h2>'},
+    )
+    old = (docs / "a.md").stat().st_mtime - 60
+    os.utime(tmp_path / "build" / "docs" / "a.html", (old, old))
+    (chunk,) = chunk_pages(load_documents(docs, settings).documents, settings)
+    assert chunk.payload["anchor"] == "overview"
 
 
 @pytest.mark.corpus

@@ -5,8 +5,14 @@ from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from agent.feedback import record_feedback
-from agent.service.deps import ConnectionDep, RateLimited, ServiceDep
+from agent.conversations.feedback import record_feedback
+from agent.conversations.sessions import (
+    authorize_session,
+    create_session,
+    delete_session,
+    session_view,
+)
+from agent.service.deps import ConnectionDep, RateLimited, SessionTokenDep, SettingsDep
 from agent.service.routes import error_responses
 from agent.service.schemas import (
     FeedbackRequest,
@@ -14,26 +20,29 @@ from agent.service.schemas import (
     SessionCreated,
     SessionView,
 )
-from agent.sessions import create_session, delete_session, session_view
 
 router = APIRouter(tags=["conversations"], dependencies=[RateLimited])
 
 
 @router.post("/sessions", status_code=201, responses=error_responses())
-async def new_session(service: ServiceDep, conn: ConnectionDep) -> SessionCreated:
-    """Start a conversation; pass its id with each question to keep the context."""
-    row = await create_session(conn, service.settings.book_id)
-    return SessionCreated(session_id=row["id"], created_at=row["created_at"])
+async def new_session(settings: SettingsDep, conn: ConnectionDep) -> SessionCreated:
+    """Start a conversation; pass its id with each question, and its token as
+    `Authorization: Bearer`, to keep the context."""
+    row = await create_session(conn, settings.book_id)
+    return SessionCreated(
+        session_id=row["id"], session_token=row["token"], created_at=row["created_at"]
+    )
 
 
 @router.get("/sessions/{session_id}", responses=error_responses(not_found="No such session."))
 async def get_session(
-    session_id: uuid.UUID, service: ServiceDep, conn: ConnectionDep
+    session_id: uuid.UUID, token: SessionTokenDep, settings: SettingsDep, conn: ConnectionDep
 ) -> SessionView:
     """The conversation's messages, newest last, with their sources and feedback."""
-    expiry = timedelta(hours=service.settings.session_expiry_hours)
+    await authorize_session(conn, session_id, settings.book_id, token)
+    expiry = timedelta(hours=settings.session_expiry_hours)
     return SessionView.model_validate(
-        await session_view(conn, session_id, service.settings.book_id, expiry)
+        await session_view(conn, session_id, settings.book_id, expiry)
     )
 
 
@@ -43,9 +52,12 @@ async def get_session(
     response_class=Response,
     responses=error_responses(not_found="No such session."),
 )
-async def remove_session(session_id: uuid.UUID, service: ServiceDep, conn: ConnectionDep) -> None:
+async def remove_session(
+    session_id: uuid.UUID, token: SessionTokenDep, settings: SettingsDep, conn: ConnectionDep
+) -> None:
     """Delete the conversation and all its messages."""
-    await delete_session(conn, session_id, service.settings.book_id)
+    await authorize_session(conn, session_id, settings.book_id, token)
+    await delete_session(conn, session_id, settings.book_id)
 
 
 @router.post(
@@ -54,10 +66,10 @@ async def remove_session(session_id: uuid.UUID, service: ServiceDep, conn: Conne
     responses=error_responses(not_found="No such answer."),
 )
 async def feedback(
-    body: FeedbackRequest, service: ServiceDep, conn: ConnectionDep
+    body: FeedbackRequest, token: SessionTokenDep, settings: SettingsDep, conn: ConnectionDep
 ) -> FeedbackStored:
-    """Rate an answer (+1 or -1, with an optional comment); rating it again replaces it."""
-    stored = await record_feedback(
-        conn, service.settings.book_id, body.message_id, body.score, body.comment
-    )
+    """Rate one of your session's answers (+1 or -1, with an optional comment); rating it
+    again replaces the vote."""
+    await authorize_session(conn, body.session_id, settings.book_id, token)
+    stored = await record_feedback(conn, body.session_id, body.message_id, body.score, body.comment)
     return FeedbackStored(feedback_id=stored, message_id=body.message_id)

@@ -6,7 +6,8 @@ from collections.abc import Awaitable, Callable
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
-from agent.service.deps import Service, ServiceDep
+from agent.service.deps import LifecycleDep
+from agent.service.lifecycle import Lifecycle
 from agent.service.schemas import Health, Readiness, ReadyPart
 
 router = APIRouter(tags=["health"])
@@ -19,34 +20,36 @@ async def health() -> Health:
     return Health(status="ok")
 
 
-async def _postgres(service: Service) -> str:
-    await service.ensure_schema()
-    async with service.pool.connection() as conn:
+# The probes take the lifecycle, not `ConnectionDep`: a part that does not answer is a line of
+# the readiness report, where the dependency would answer the whole request 503.
+async def _postgres(lifecycle: Lifecycle) -> str:
+    await lifecycle.schema.ensure()
+    async with lifecycle.pool.connection() as conn:
         await conn.execute("SELECT 1")
     return "connected, schema up to date"
 
 
-async def _qdrant(service: Service) -> str:
-    index = service.resources.searcher.index
+async def _qdrant(lifecycle: Lifecycle) -> str:
+    index = lifecycle.resources.searcher.index
 
     def count() -> int | None:
-        return index.client.count(index.name).count if index.exists() else None
+        return index.count() if index.exists() else None
 
     points = await asyncio.to_thread(count)
-    if points is None:
-        raise LookupError(f"collection {index.name} does not exist; run `bookrag ingest`")
-    return f"collection {index.name}: {points} points"
+    if not points:
+        raise LookupError(f"nothing is ingested in {index.name}; run `bookrag ingest`")
+    return f"{index.engine} collection {index.name}: {points} points"
 
 
-async def _embeddings(service: Service) -> str:
-    model = service.resources.searcher.model
+async def _embeddings(lifecycle: Lifecycle) -> str:
+    model = lifecycle.resources.searcher.model
     await asyncio.to_thread(model.embeddings.embed_query, "ready")
     return f"{model.model_id} ({model.dimension} dimensions)"
 
 
-async def _check(probe: Callable[[Service], Awaitable[str]], service: Service) -> ReadyPart:
+async def _check(probe: Callable[[Lifecycle], Awaitable[str]], lifecycle: Lifecycle) -> ReadyPart:
     try:
-        detail = await asyncio.wait_for(probe(service), READY_TIMEOUT_SECONDS)
+        detail = await asyncio.wait_for(probe(lifecycle), READY_TIMEOUT_SECONDS)
     except Exception as error:  # any failure means "not ready"; say which and why
         return ReadyPart(ok=False, detail=f"{type(error).__name__}: {error}".strip())
     return ReadyPart(ok=True, detail=detail)
@@ -57,17 +60,17 @@ async def _check(probe: Callable[[Service], Awaitable[str]], service: Service) -
     response_model=Readiness,
     responses={503: {"model": Readiness, "description": "Not ready."}},
 )
-async def ready(service: ServiceDep) -> Readiness | JSONResponse:
+async def ready(lifecycle: LifecycleDep) -> Readiness | JSONResponse:
     """Whether Postgres, the book's Qdrant collection and the embedding model all answer.
 
     The ingest workflow engine is reported too (when enabled) but does not decide readiness:
     answering readers does not need it.
     """
     probes = {"postgres": _postgres, "qdrant": _qdrant, "embeddings": _embeddings}
-    results = await asyncio.gather(*(_check(probe, service) for probe in probes.values()))
+    results = await asyncio.gather(*(_check(probe, lifecycle) for probe in probes.values()))
     parts = dict(zip(probes, results, strict=True))
-    if service.settings.ingest_workflows:
-        problem = service.workflows_problem
+    if lifecycle.ingest.enabled:
+        problem = lifecycle.ingest.problem
         parts["ingest_workflows"] = ReadyPart(ok=problem is None, detail=problem or "running")
     report = Readiness(ready=all(part.ok for part in results), parts=parts)
     if report.ready:

@@ -5,29 +5,33 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Query
 
-from agent.service.deps import RateLimited, ServiceDep
+from agent.retrieval.navigation import chunk_with_neighbours, document_chunks
+from agent.retrieval.search import SearchFilters, SearchHit
+from agent.service.deps import Ingested, RateLimited, ResourcesDep, SettingsDep
 from agent.service.errors import ApiError
 from agent.service.routes import error_responses
 from agent.service.schemas import ChunkList, SearchQuery, SearchResponse, SearchResult
-from agent.sources import source_url
-from ingest.navigation import chunk_with_neighbours, document_chunks
-from ingest.search import SearchFilters, SearchHit
+from core.citation import citation_url
+from core.safety import SafeMarkdown, escape_text, link_policy
+from core.settings import Settings
 
 router = APIRouter(tags=["reading"], dependencies=[RateLimited])
 
 
-def search_result(hit: SearchHit) -> SearchResult:
-    """A chunk as the API shows it."""
+def search_result(hit: SearchHit, settings: Settings) -> SearchResult:
+    """A chunk as the API shows it: its text through the output filter, its title and
+    headings escaped, its URL encoded on the site's current address."""
     p = hit.payload
+    heading = p.get("heading")
     return SearchResult(
         chunk_id=hit.id,
-        text=p.get("text", ""),
+        text=SafeMarkdown(link_policy(settings)).filter(p.get("text", "")),
         score=min(1.0, max(0.0, hit.dense_score)),
         source_file=p.get("file_path", ""),
-        url=source_url(p),
-        title=p.get("title", ""),
-        section_title=p.get("heading"),
-        heading_path=p.get("heading_path", []),
+        url=citation_url(p, settings.site_url),
+        title=escape_text(p.get("title", "")),
+        section_title=escape_text(heading) if heading is not None else None,
+        heading_path=[escape_text(part) for part in p.get("heading_path", [])],
         module=p.get("module"),
         chapter=p.get("chapter"),
         lesson=p.get("lesson"),
@@ -41,21 +45,23 @@ def search_result(hit: SearchHit) -> SearchResult:
     )
 
 
-@router.post("/search", responses=error_responses())
-async def search(body: SearchQuery, service: ServiceDep) -> SearchResponse:
+@router.post("/search", dependencies=[Ingested], responses=error_responses())
+async def search(
+    body: SearchQuery, settings: SettingsDep, resources: ResourcesDep
+) -> SearchResponse:
     """Hybrid (dense + BM25) search with the reader's filters; results best first."""
-    book_id = service.settings.book_id
+    book_id = settings.book_id
     if body.book_id not in (None, book_id):
         message = f"book {body.book_id!r} is not served here; this server serves {book_id!r}"
         raise ApiError(422, "unknown_book", message)
     filters = SearchFilters.model_validate(
         body.model_dump(include=set(SearchFilters.model_fields), exclude_none=True)
     )
-    searcher = service.resources.searcher
+    searcher = resources.searcher
     hits = await asyncio.to_thread(searcher.search, body.text, body.limit, filters)
     return SearchResponse(
         query=body.text,
-        results=[search_result(hit) for hit in hits],
+        results=[search_result(hit, settings) for hit in hits],
         total_found=len(hits),
         hardware_tier_filter=body.hardware_tier,
         module_filter=body.module,
@@ -66,25 +72,28 @@ async def search(body: SearchQuery, service: ServiceDep) -> SearchResponse:
 @router.get("/context/{chunk_id}", responses=error_responses(not_found="No such chunk."))
 async def context(
     chunk_id: Annotated[str, Path(max_length=100)],
-    service: ServiceDep,
+    settings: SettingsDep,
+    resources: ResourcesDep,
     prev: Annotated[int, Query(ge=0, le=20)] = 1,
     next: Annotated[int, Query(ge=0, le=20)] = 1,
 ) -> ChunkList:
     """A chunk with `prev` chunks before it and `next` after it, in reading order."""
-    index, book_id = service.resources.searcher.index, service.settings.book_id
+    index, book_id = resources.searcher.index, settings.book_id
     hits = await asyncio.to_thread(chunk_with_neighbours, index, book_id, chunk_id, prev, next)
     if not hits:
         raise ApiError(404, "unknown_chunk", f"no chunk {chunk_id!r} in this book")
-    return ChunkList(chunks=[search_result(hit) for hit in hits])
+    return ChunkList(chunks=[search_result(hit, settings) for hit in hits])
 
 
 @router.get("/document/{parent_doc_id:path}", responses=error_responses(not_found="No such page."))
 async def document(
-    parent_doc_id: Annotated[str, Path(max_length=500)], service: ServiceDep
+    parent_doc_id: Annotated[str, Path(max_length=500)],
+    settings: SettingsDep,
+    resources: ResourcesDep,
 ) -> ChunkList:
     """Every chunk of a page, in reading order."""
-    index, book_id = service.resources.searcher.index, service.settings.book_id
+    index, book_id = resources.searcher.index, settings.book_id
     hits = await asyncio.to_thread(document_chunks, index, book_id, parent_doc_id)
     if not hits:
         raise ApiError(404, "unknown_document", f"no page {parent_doc_id!r} in this book")
-    return ChunkList(chunks=[search_result(hit) for hit in hits])
+    return ChunkList(chunks=[search_result(hit, settings) for hit in hits])

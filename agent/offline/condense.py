@@ -1,0 +1,56 @@
+"""Rule-based rewriting of a follow-up into a standalone question (the no-LLM path).
+
+A question that leans on the conversation (a pronoun such as "it" or "they", an elliptical
+opening such as "what about…", or too few topic words of its own) gets the topic words of the
+previous user turns appended, e.g. "How is it different from a service?" after "What is a ROS 2
+topic?" becomes "How is it different from a service? (ROS 2 topic)". The retriever and the
+grader then see the topic the reader means.
+"""
+
+import re
+from collections.abc import Sequence
+
+from langchain_core.messages import AnyMessage, HumanMessage
+
+from agent.offline.text import framing_terms, terms, topic_terms
+
+ANAPHORA = re.compile(
+    r"\b(it|its|it's|they|them|their|theirs|this|that|these|those|one|ones|he|she|there)\b",
+    re.IGNORECASE,
+)
+ELLIPSIS = re.compile(
+    r"^\s*(and|also|what about|how about|what else|why|how so|in what way|compared|same|"
+    r"more|another|then|so)\b",
+    re.IGNORECASE,
+)
+WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
+TOPIC_TURNS = 2
+
+
+def needs_context(question: str) -> bool:
+    """Whether a question cannot be understood without the turns before it."""
+    return bool(
+        ANAPHORA.search(question) or ELLIPSIS.match(question) or len(topic_terms(question)) < 2
+    )
+
+
+def topic_words(text: str) -> list[str]:
+    """The words of `text` that carry its topic, in order, without repeats."""
+    found: list[str] = []
+    seen: set[frozenset[int]] = set()
+    for word in WORD.findall(text):
+        word_terms = terms(word) - framing_terms()
+        if (word_terms or word.isdigit()) and word_terms not in seen:
+            seen.add(word_terms)
+            found.append(word.rstrip("."))
+    return found
+
+
+def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
+    """The standalone form of `question`, given the earlier messages of the conversation."""
+    earlier = [m.text for m in history if isinstance(m, HumanMessage)][-TOPIC_TURNS:]
+    if not earlier or not needs_context(question):
+        return question
+    own = {w.lower() for w in topic_words(question)}
+    context = [w for w in topic_words(" ".join(earlier)) if w.lower() not in own]
+    return f"{question} ({' '.join(context)})" if context else question

@@ -1,0 +1,81 @@
+"""The offline grader: keep the chunks that can support an answer, or none (off-book).
+
+A question is off-book when it names something the book never mentions (a product, robot or
+library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
+"Roomba" or "MoveIt"), or when most of its topic weight sits on words the book never uses (a
+question about risotto). Plain unknown words alone do not decide it: readers paraphrase
+("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its embedding is
+close enough to the question and it covers some of the question's topic terms. The thresholds
+were calibrated on in-scope and out-of-scope questions; the graph's context inherits them.
+"""
+
+import re
+from dataclasses import dataclass
+
+from agent.offline.text import terms, topic_terms
+from agent.retrieval.vocabulary import Vocabulary
+from agent.state import Candidate
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+
+
+def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
+    """Names in the question that the book never uses.
+
+    A capitalised first word counts only if it names a topic ("Roomba …"), not when it is
+    the question word ("How …").
+    """
+    names = []
+    for position, word in enumerate(WORD.findall(question)):
+        named = (word.isupper() and len(word) > 1) or re.search(r"[a-z][A-Z]", word)
+        capitalised = word[0].isupper() and (position > 0 or topic_terms(word))
+        if named or capitalised:
+            word_terms = terms(word)
+            if word_terms and not all(vocabulary.knows(t) for t in word_terms):
+                names.append(word)
+    return names
+
+
+@dataclass(kw_only=True)
+class GradeThresholds:
+    """Where relevance starts (the graph's `Context` inherits these, as per-request knobs)."""
+
+    min_text_coverage: float = 0.2
+    """Share of the question's topic weight the chunk must contain."""
+    min_dense: float = 0.3
+    """Minimum cosine of question and chunk."""
+    max_unknown_share: float = 0.65
+    """Above this share of topic weight on terms the book never uses, the question is off-book."""
+
+
+def unknown_share(question: str, vocabulary: Vocabulary) -> float:
+    """IDF-weighted share of the question's topic terms that the book never uses."""
+    wanted = topic_terms(question)
+    total = sum(vocabulary.idf(t) for t in wanted)
+    unknown = sum(vocabulary.idf(t) for t in wanted if not vocabulary.knows(t))
+    return unknown / total if total else 0.0
+
+
+def off_book(question: str, vocabulary: Vocabulary, thresholds: GradeThresholds) -> bool:
+    """Whether the question is about something the book never covers, whatever is retrieved."""
+    return bool(unknown_names(question, vocabulary)) or (
+        unknown_share(question, vocabulary) > thresholds.max_unknown_share
+    )
+
+
+def grade_offline(ranked: list[Candidate], thresholds: GradeThresholds) -> list[Candidate]:
+    """The reranked candidates that support an answer, best first (may be empty).
+
+    When anything passes, the reranker's first choice is kept too: it combines every signal,
+    while a threshold looks at one, and a long section split in parts often covers fewer of
+    the question's words in the part that answers it.
+    """
+    passing = [
+        c
+        for c in ranked
+        if c["signals"]["text"] >= thresholds.min_text_coverage
+        and c["dense_score"] >= thresholds.min_dense
+    ]
+    if passing and passing[0] is not ranked[0]:
+        passing.insert(0, ranked[0])
+    return passing

@@ -1,0 +1,200 @@
+"""Hybrid search over a book: dense + BM25 candidates fused by the index (RRF), reader filters."""
+
+import threading
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic.json_schema import SkipJsonSchema
+
+from core.citation import citation_url
+from core.embeddings import Bm25SparseEmbeddings, EmbeddingModel
+from core.settings import Settings
+from core.storable import Storable
+from core.store import (
+    BookIndex,
+    Condition,
+    Match,
+    MatchAny,
+    QueryVectors,
+    Range,
+    ingested_books,
+    open_index,
+)
+
+ProficiencyLevel = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
+
+
+def without_null_defaults(schema: dict[str, Any]) -> None:
+    """Drop `"default": null` from a model's JSON schema: a form built from it (the LangServe
+    playground's) would start every optional field at null, which the schema's types refuse."""
+    for field in schema.get("properties", {}).values():
+        if "default" in field and field["default"] is None:
+            del field["default"]
+
+
+class SearchFilters(BaseModel):
+    """Optional narrowing of a search (all conditions must hold)."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra=without_null_defaults)
+    # `SkipJsonSchema[None]`: null is accepted but not drawn in the schema, whose `{"type":
+    # "null"}` branches the LangServe playground's form builder cannot render.
+
+    hardware_tier: Annotated[StrictInt, Field(ge=1, le=4)] | SkipJsonSchema[None] = Field(
+        None, description="Reader's tier: ≤ this one."
+    )
+    module: Annotated[str, Storable, Field(min_length=1, max_length=100)] | SkipJsonSchema[None] = (
+        Field(None, description="Exact module key.")
+    )
+    chapter_min: Annotated[StrictInt, Field(ge=0, le=1000)] | SkipJsonSchema[None] = None
+    chapter_max: Annotated[StrictInt, Field(ge=0, le=1000)] | SkipJsonSchema[None] = None
+    lesson: Annotated[StrictInt, Field(ge=0, le=1000)] | SkipJsonSchema[None] = None
+    proficiency_levels: (
+        Annotated[list[ProficiencyLevel], Field(max_length=6)] | SkipJsonSchema[None]
+    ) = Field(None, description="Any of these levels.")
+    parent_doc_id: (
+        Annotated[str, Storable, Field(min_length=1, max_length=500)] | SkipJsonSchema[None]
+    ) = None
+
+    @model_validator(mode="after")
+    def _chapter_range_is_ordered(self) -> "SearchFilters":
+        if (
+            self.chapter_min is not None
+            and self.chapter_max is not None
+            and self.chapter_min > self.chapter_max
+        ):
+            raise ValueError("chapter_min must not be greater than chapter_max")
+        return self
+
+
+def build_filter(book_id: str, filters: SearchFilters | None = None) -> list[Condition]:
+    """The conditions of a search: the book (a tenant guard), then each filter that is set."""
+    f = filters or SearchFilters()
+    must: list[Condition] = [Match("book_id", book_id)]
+    if f.hardware_tier is not None:
+        must.append(Range("hardware_tier", lte=f.hardware_tier))
+    if f.module is not None:
+        must.append(Match("module", f.module))
+    if f.chapter_min is not None or f.chapter_max is not None:
+        must.append(Range("chapter", gte=f.chapter_min, lte=f.chapter_max))
+    if f.lesson is not None:
+        must.append(Match("lesson", f.lesson))
+    if f.proficiency_levels:
+        must.append(MatchAny("proficiency_level", tuple(str(x) for x in f.proficiency_levels)))
+    if f.parent_doc_id is not None:
+        must.append(Match("doc_id", f.parent_doc_id))
+    return must
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    """A retrieved chunk: its id, fused score, stored payload and dense similarity."""
+
+    id: str
+    score: float
+    payload: dict[str, Any]
+    dense_score: float = 0.0
+    """Cosine similarity of the query and the chunk's dense vector."""
+
+    @property
+    def url(self) -> str:
+        """Page URL with the section's anchor."""
+        return citation_url(self.payload)
+
+
+class HybridSearcher:
+    """Runs hybrid queries against one book index."""
+
+    def __init__(
+        self,
+        index: BookIndex,
+        model: EmbeddingModel,
+        book_id: str,
+        sparse: Bm25SparseEmbeddings | None = None,
+    ) -> None:
+        self.index = index
+        self.model = model
+        self.book_id = book_id
+        self.sparse = sparse or Bm25SparseEmbeddings()
+
+    def search(
+        self,
+        query: str | list[str],
+        k: int = 5,
+        filters: SearchFilters | None = None,
+        candidates: int = 40,
+    ) -> list[SearchHit]:
+        """Top `k` chunks: `candidates` from each of dense and BM25, fused by reciprocal rank.
+
+        Several query texts (a question and its rewordings) are searched in one request to
+        the index:
+        each adds its own dense and BM25 candidates to the same fusion.
+        """
+        texts = [query] if isinstance(query, str) else query
+        vectors = (
+            self.model.embeddings.embed_documents(texts)
+            if len(texts) > 1
+            else [self.model.embeddings.embed_query(texts[0])]
+        )
+        queries = []
+        for text, dense in zip(texts, vectors, strict=True):
+            sparse = self.sparse.embed_query(text)
+            queries.append(QueryVectors(dense, sparse.indices, sparse.values))
+        points = self.index.hybrid_search(
+            queries, build_filter(self.book_id, filters), max(k, candidates), k
+        )
+        query_vector = np.asarray(vectors[0], dtype=np.float32)
+        return [SearchHit(p.id, p.score, p.payload, _cosine(query_vector, p.dense)) for p in points]
+
+
+def _cosine(query: np.ndarray, stored: list[float] | None) -> float:
+    """Cosine of the query and a point's dense vector (vectors are stored normalised)."""
+    return float(query @ np.asarray(stored, dtype=np.float32)) if stored is not None else 0.0
+
+
+class UnknownBookError(LookupError):
+    """No index of this book exists for the embedding model in use."""
+
+
+class BookNotIngestedError(LookupError):
+    """Nothing of the book has been ingested into its index yet."""
+
+    def __init__(self, book_id: str) -> None:
+        super().__init__(
+            f"nothing of the book {book_id!r} has been ingested yet: run `bookrag ingest` "
+            "(or POST /ingest_book), then ask again"
+        )
+
+
+class BookSearchers:
+    """One searcher per ingested book of a deployment, each opened on first use.
+
+    A request names its book, or gets the configured one (`default`). A book is known when an
+    index exists for it and this embedding model (`core.store.ingested_books`).
+    """
+
+    def __init__(self, settings: Settings, default: HybridSearcher) -> None:
+        self.settings = settings
+        self.default = default
+        self._searchers = {default.book_id: default}
+        self._lock = threading.Lock()
+
+    def books(self) -> list[str]:
+        """Every book this deployment can answer from."""
+        known = ingested_books(self.settings, self.default.model)
+        return sorted({*known, self.default.book_id})
+
+    def get(self, book_id: str | None = None) -> HybridSearcher:
+        """The searcher of `book_id` (None: the configured book); `UnknownBookError` if no index
+        of that book exists. Opens files: call it off the event loop."""
+        book = book_id or self.default.book_id
+        with self._lock:
+            if book in self._searchers:
+                return self._searchers[book]
+            if book not in ingested_books(self.settings, self.default.model):
+                raise UnknownBookError(f"no book {book!r} has been ingested here")
+            model = self.default.model
+            searcher = HybridSearcher(open_index(self.settings, model, book), model, book)
+            self._searchers[book] = searcher
+            return searcher

@@ -1,0 +1,70 @@
+"""Chunks as the graph carries them: search hits, numbered sources, whole sections."""
+
+from agent.retrieval.search import SearchHit
+from agent.state import Candidate, Source
+from core.citation import citation_url
+from core.safety import escape_text
+from core.store import BookIndex
+
+
+def candidate_from(hit: SearchHit) -> Candidate:
+    """A search hit as the state carries it."""
+    return Candidate(id=hit.id, score=hit.score, dense_score=hit.dense_score, payload=hit.payload)
+
+
+def hit_from(candidate: Candidate) -> SearchHit:
+    """A candidate of the state back as a search hit."""
+    return SearchHit(
+        candidate["id"], candidate["score"], candidate["payload"], candidate["dense_score"]
+    )
+
+
+def number_sources(documents: list[Candidate], site_url: str | None = None) -> list[Source]:
+    """Sources numbered 1..n in the order given, their URLs on `site_url` when given."""
+    return [
+        Source(
+            n=n,
+            title=escape_text(d["payload"].get("title", "")),
+            heading=escape_text(d["payload"].get("heading", "")),
+            url=citation_url(d["payload"], site_url),
+            file_path=d["payload"].get("file_path", ""),
+            chunk_id=d["id"],
+            score=round(float(d.get("rerank_score", d["score"])), 4),
+        )
+        for n, d in enumerate(documents, start=1)
+    ]
+
+
+def format_source(source: Source) -> str:
+    """`[Chapter Title: Section Heading](URL)`, the book's citation format."""
+    label = (
+        source["title"]
+        if source["heading"] == source["title"]
+        else (f"{source['title']}: {source['heading']}")
+    )
+    return f"[{label}]({source['url']})"
+
+
+def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candidate]:
+    """Give a chunk that is one part of a split section its neighbouring parts' text too."""
+    wanted: set[str] = set()
+    for document in documents:
+        payload = document["payload"]
+        for key in ("prev_chunk_id", "next_chunk_id"):
+            if payload.get(key):
+                wanted.add(payload[key])
+    neighbours = {str(r.id): r.payload or {} for r in index.retrieve(sorted(wanted))}
+    expanded: list[Candidate] = []
+    for document in documents:
+        payload = dict(document["payload"])
+        path = payload.get("heading_path")
+        before = neighbours.get(payload.get("prev_chunk_id") or "", {})
+        after = neighbours.get(payload.get("next_chunk_id") or "", {})
+        parts = [
+            part.get("text", "")
+            for part in (before, payload, after)
+            if part is payload or part.get("heading_path") == path
+        ]
+        payload["text"] = "\n\n".join(parts)
+        expanded.append({**document, "payload": payload})
+    return expanded

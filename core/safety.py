@@ -1,0 +1,359 @@
+"""Text that leaves bookrag is safe to render, whoever wrote it (the book, a reader, a model).
+
+Answers are Markdown. `SafeMarkdown` filters one as it streams, holding back only what it cannot
+judge yet (an unfinished link, image, code span, bare URL or fence line), so the first words
+still reach the reader at once:
+
+- every `<` outside code becomes `&lt;`, so no tag, comment or `<autolink>` survives, however
+  it is nested (a Markdown renderer shows `&lt;` as `<`); code spans and fenced blocks stay as
+  written, since every renderer shows them as text;
+- a link keeps its target only when that is relative to the book, `mailto:`, or http(s) on an
+  allowed host (the book's own site, plus `LINK_HOSTS`); otherwise only its text stays;
+- an image stays only when it is served from the book's own site (or relative to it);
+  otherwise only its alt text stays;
+- a line that would define a reference link (`[id]: url`) is escaped, so it defines nothing;
+- a bare URL (which GFM renderers turn into a link) to any other host is shown as text that
+  no autolinker links (a zero-width space after its scheme).
+
+URLs are judged after undoing what a renderer or browser would undo (entities, backslash
+escapes, whitespace and control characters inside the scheme), and written back encoded.
+"""
+
+import html
+import re
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlsplit
+
+from core.settings import Settings
+
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[(?:[^\]\\]|\\.)*\]:")
+LANGUAGE = re.compile(r"[\w+#.-]*")
+LABEL = re.compile(r"\[(?:[^\]\\]|\\.)*\\?")
+SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+BARE_URL = re.compile(r"(?:https?://|www\.)[^\s<>`\[\]()]*", re.IGNORECASE)
+BARE_URL_START = ("http://", "https://", "www.")
+PLAIN = re.compile(r"[^<`!\[\\\nhHwW]+")
+HOLD_LIMIT = 4096
+"""Longest construct held back while streaming; past it, the text is judged as it stands."""
+URL_SAFE = "/:?#@!$'*+,;=%-._~[]"
+
+
+@dataclass(frozen=True)
+class LinkPolicy:
+    """Where links and images in an answer may point."""
+
+    site_url: str
+    """The book's site (origin and base path): links and images there are always allowed."""
+    link_hosts: frozenset[str] = field(default_factory=frozenset)
+    """Other hosts that links (never images) may point to."""
+
+    @property
+    def site_host(self) -> str:
+        """The book site's host (lower case, with its port if any)."""
+        return urlsplit(self.site_url).netloc.lower()
+
+    def allows_link(self, url: str) -> bool:
+        """Whether a link may point at `url`."""
+        scheme = url_scheme(url)
+        if scheme is None:
+            return not url.startswith("//")
+        if scheme == "mailto":
+            return True
+        host = urlsplit(url).netloc.lower()
+        return scheme in ("http", "https") and (host == self.site_host or host in self.link_hosts)
+
+    def allows_image(self, url: str) -> bool:
+        """Whether an image may be loaded from `url`."""
+        scheme = url_scheme(url)
+        if scheme is None:
+            return not url.startswith("//")
+        return scheme in ("http", "https") and urlsplit(url).netloc.lower() == self.site_host
+
+    def allows_bare_url(self, url: str) -> bool:
+        """Whether a bare URL may stay linkable."""
+        return self.allows_link(url if "://" in url else f"https://{url}")
+
+
+def link_policy(settings: Settings) -> LinkPolicy:
+    """The deployment's policy: the book's site, plus the `LINK_HOSTS` links may point to."""
+    site = f"{settings.site_url.rstrip('/')}/{settings.site_base_url.strip('/')}".rstrip("/")
+    return LinkPolicy(f"{site}/", frozenset(host.lower() for host in settings.link_hosts))
+
+
+def url_scheme(url: str) -> str | None:
+    """The scheme a browser would see in `url` (lower case), or None for a relative URL."""
+    cleaned = re.sub(r"[\x00-\x20\x7f]", "", url)
+    match = SCHEME.match(cleaned)
+    return match.group(1).lower() if match else None
+
+
+def clean_url(raw: str) -> str:
+    """A link destination as a renderer reads it: entities and backslash escapes undone."""
+    unescaped = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", raw.strip())
+    return html.unescape(unescaped).strip()
+
+
+def encode_url(url: str) -> str:
+    """`url` written so Markdown reads it back unchanged and nothing in it breaks out."""
+    return quote(url, safe=URL_SAFE).replace("(", "%28").replace(")", "%29")
+
+
+def escape_text(text: str) -> str:
+    """Plain text (a title, a heading) made safe to put in Markdown or HTML: no tag survives."""
+    return text.replace("<", "&lt;")
+
+
+def plain_text(text: str) -> str:
+    """A title or heading with any markup removed and whitespace collapsed (for ingest)."""
+    previous = None
+    while previous != text:  # `<scr<script>ipt>` needs more than one pass
+        previous = text
+        text = re.sub(r"<[^<>]*>", "", text)
+    return " ".join(text.replace("<", "").replace(">", "").split())
+
+
+class SafeMarkdown:
+    """A streaming filter that makes Markdown safe to render (see the module docstring)."""
+
+    def __init__(self, policy: LinkPolicy) -> None:
+        self.policy = policy
+        self._pending = ""
+        self._at_line_start = True
+        self._fence: str | None = None
+        """The open fence's marker (e.g. "```"), or None outside fenced code."""
+        self._before = ""
+        """The last character already judged (what precedes the pending text)."""
+
+    def feed(self, piece: str) -> str:
+        """Safe text for what has arrived so far (may be empty while a construct is open)."""
+        self._pending += piece
+        return self._drain(final=False)
+
+    def flush(self) -> str:
+        """Everything still held back, judged as complete."""
+        return self._drain(final=True)
+
+    def filter(self, text: str) -> str:
+        """A whole text at once."""
+        return self.feed(text) + self.flush()
+
+    def _drain(self, final: bool) -> str:
+        text = self._pending
+        out: list[str] = []
+        i = 0
+        while i < len(text):
+            hold_all = final or len(text) - i > HOLD_LIMIT
+            if self._at_line_start:
+                step = self._line_start(text, i, hold_all)
+                if step is None:
+                    break
+                emitted, i = step
+                out.append(emitted)
+                continue
+            if self._fence is not None:
+                end = text.find("\n", i)
+                stop = len(text) if end < 0 else end + 1
+                out.append(text[i:stop])
+                self._at_line_start = end >= 0
+                i = stop
+                continue
+            step = self._inline(text, i, hold_all)
+            if step is None:
+                break
+            emitted, i = step
+            out.append(emitted)
+        if i > 0:
+            self._before = text[i - 1]
+        self._pending = text[i:]
+        return "".join(out)
+
+    def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
+        """Judge the start of a line: a fence, a reference definition, or ordinary text."""
+        end = text.find("\n", i)
+        line = text[i:] if end < 0 else text[i:end]
+        stripped = line.lstrip(" ")
+        if end < 0 and not final and _may_become(stripped):
+            return None
+        self._at_line_start = False
+        fence = FENCE.match(line)
+        if fence and (
+            _closes(fence.group(1), self._fence, line)
+            if self._fence is not None
+            else _opens(fence.group(1), line[fence.end() :])
+        ):
+            self._fence = fence.group(1) if self._fence is None else None
+            stop = len(text) if end < 0 else end + 1
+            self._at_line_start = end >= 0
+            # At column 0, with a bare language name for info (no `|` that could make it a
+            # table's header row), a fence is a fence whatever came before (a list, a quote, a
+            # table), so the renderer keeps exactly the lines this filter leaves raw as code.
+            language = LANGUAGE.match(line[fence.end() :].strip())
+            assert language is not None
+            return fence.group(1) + language.group(0) + ("\n" if end >= 0 else ""), stop
+        if self._fence is None and REFERENCE_DEFINITION.match(line):
+            indent = len(line) - len(stripped)
+            return line[:indent] + "\\[", i + indent + 1
+        return "", i
+
+    def _inline(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
+        """Judge the text at `i` (outside fences); None when it must wait for more."""
+        char = text[i]
+        if char == "\n":
+            self._at_line_start = True
+            return "\n", i + 1
+        if char == "<":
+            return "&lt;", i + 1
+        if char == "\\":
+            if i + 1 >= len(text):
+                return None if not final else ("\\\\", i + 1)
+            if text[i + 1] == "\n":
+                return "\\", i + 1
+            return text[i : i + 2].replace("<", "&lt;"), i + 2
+        if char == "`":
+            return self._code_span(text, i, final)
+        if char == "!" or char == "[":
+            return self._bracket(text, i, final)
+        if char in "hHwW":
+            return self._bare_url(text, i, final)
+        plain = PLAIN.match(text, i)
+        assert plain is not None
+        return plain.group(0), plain.end()
+
+    def _code_span(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
+        """A code span on one line, left as written; literal backticks when it never closes.
+
+        A span holding an unescaped `|` is escaped like prose: in a table row the renderer
+        splits cells at it before it sees code.
+        """
+        run = re.match(r"`+", text[i:])
+        assert run is not None
+        ticks = run.group(0)
+        start = i + len(ticks)
+        line_end = text.find("\n", start)
+        stop = len(text) if line_end < 0 else line_end
+        found = re.compile(rf"(?<!`){ticks}(?!`)").search(text, start, stop)
+        if found is not None and (final or found.end() < len(text)):
+            span = text[i : found.end()]
+            if re.search(r"(?<!\\)\|", span):
+                span = escape_text(span)
+            return span, found.end()
+        if not final and line_end < 0:
+            return None  # the span may still close on this line
+        return ticks, start  # never closed: literal backticks
+
+    def _bracket(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
+        """A link or image: judged once whole; literal brackets when it is not one."""
+        image = text[i] == "!"
+        open_at = i + 1 if image else i
+        literal = ("!", open_at) if image else ("[", i + 1)
+        if image and (open_at >= len(text) or text[open_at] != "["):
+            return None if open_at >= len(text) and not final else literal
+        close = _matching(text, open_at, "[", "]")
+        if close is None or close + 1 >= len(text):
+            return None if self._may_close(text, open_at, final) else literal
+        if text[close + 1] != "(":
+            return literal
+        end = _matching(text, close + 1, "(", ")")
+        if end is None:
+            return None if self._may_close(text, close + 1, final) else literal
+        label = SafeMarkdown(self.policy).filter(text[open_at + 1 : close])
+        url = clean_url(_destination(text[close + 2 : end]))
+        allowed = self.policy.allows_image(url) if image else self.policy.allows_link(url)
+        if not allowed:
+            return label, end + 1
+        return f"{'!' if image else ''}[{label}]({encode_url(url)})", end + 1
+
+    @staticmethod
+    def _may_close(text: str, start: int, final: bool) -> bool:
+        """Whether an open bracket may still close: more text may come and no blank line ends
+        it, within the hold limit."""
+        rest = text[start:]
+        return not final and "\n\n" not in rest and len(rest) <= HOLD_LIMIT
+
+    def _bare_url(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
+        """A bare URL (GFM autolink): kept when allowed, else shown as code."""
+        before = text[i - 1] if i > 0 else self._before
+        if before.isalnum() or (before and before in "/:@.-_"):
+            return text[i], i + 1
+        head = text[i : i + 8].lower()
+        short = not final and len(head) < 8 and i + len(head) >= len(text)
+        if short and any(start.startswith(head) for start in BARE_URL_START):
+            return None  # too short to tell yet
+        match = BARE_URL.match(text, i)
+        if match is None:
+            return text[i], i + 1
+        if match.end() >= len(text) and not final:
+            return None  # the URL may go on
+        url = match.group(0).rstrip(".,:;!?\"'*_~")  # trailing punctuation is prose, as in GFM
+        end = i + len(url)
+        if self.policy.allows_bare_url(url):
+            return url, end
+        return _unlinkable(url), end
+
+
+def _unlinkable(url: str) -> str:
+    """A bare URL shown as text that no autolinker turns into a link (a zero-width space
+    after the scheme or `www`)."""
+    if url.lower().startswith("www."):
+        return f"www\u200b{url[3:]}"
+    scheme, _, rest = url.partition(":")
+    return f"{scheme}:\u200b{rest}"
+
+
+def _may_become(stripped: str) -> bool:
+    """Whether an unfinished line could still turn into a fence or a reference definition."""
+    if not stripped:
+        return True
+    if stripped[0] in "`~":
+        return len(stripped) < 3 or bool(FENCE.match(stripped))
+    if not stripped.startswith("["):
+        return False
+    label = LABEL.match(stripped)
+    assert label is not None
+    return label.end() == len(stripped) or stripped[label.end() :] == "]"
+
+
+def _opens(marker: str, info: str) -> bool:
+    """Whether a fence line opens a block (a backtick fence's info string has no backtick)."""
+    return marker[0] == "~" or "`" not in info
+
+
+def _closes(marker: str, open_marker: str, line: str) -> bool:
+    """Whether a fence line closes the open fence (same character, at least as long, bare)."""
+    stripped = line.strip()
+    return (
+        marker[0] == open_marker[0]
+        and len(marker) >= len(open_marker)
+        and stripped == marker[0] * len(stripped)
+    )
+
+
+def _matching(text: str, start: int, opener: str, closer: str) -> int | None:
+    """Index of the bracket that closes `text[start]`, honouring nesting and escapes."""
+    depth = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "\n" and text[i + 1 : i + 2] == "\n":
+            return None  # a blank line ends any inline construct
+        if char == opener:
+            depth += 1
+        elif char == closer:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def _destination(inside: str) -> str:
+    """The URL part of a link's `(url "title")`."""
+    inside = inside.strip()
+    if inside.startswith("<"):
+        end = inside.find(">")
+        return inside[1:end] if end > 0 else inside[1:]
+    return inside.split(maxsplit=1)[0] if inside else ""

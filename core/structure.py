@@ -1,0 +1,38 @@
+"""The one vocabulary of structural sections: the headings a book gives its objectives,
+prerequisites, takeaways, next steps, reviews and references.
+
+Ingest marks such sections `structural`; the agent finds the one a question asks for ("what
+should I know before starting?" wants the prerequisites). Phrases match inside a heading,
+case-insensitively. Words that also title content ("requirements", "goal") are left out: a
+"Hardware Requirements" section is instructional.
+"""
+
+STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
+    "learning objectives": ("objective", "what you will learn", "outcomes", "learning goals"),
+    "prerequisites": ("prerequisite", "before you begin"),
+    "key takeaways": ("takeaway", "summary", "recap", "conclusion", "key points"),
+    "next steps": ("next step", "next section", "next module", "next lesson", "what's next"),
+    "review": (
+        "check your understanding",
+        "review questions",
+        "self-assessment",
+        "exercise",
+        "quiz",
+        "answer key",
+        "key terms",
+        "glossary",
+    ),
+    "references": ("further reading", "references", "resources"),
+}
+"""Each kind of structural section, and the phrases that title it."""
+
+
+def titles_section(kind: str, heading: str) -> bool:
+    """Whether `heading` titles a structural section of this kind."""
+    lowered = heading.lower()
+    return any(phrase in lowered for phrase in STRUCTURAL_SECTIONS[kind])
+
+
+def is_structural(heading: str) -> bool:
+    """Whether `heading` titles any structural section."""
+    return any(titles_section(kind, heading) for kind in STRUCTURAL_SECTIONS)

