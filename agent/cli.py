@@ -232,6 +232,27 @@ def cmd_eval_answers(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_books(args: argparse.Namespace) -> int:
+    """List the books ingested here for this embedding model, with their chunk counts; the
+    configured one (what a request without `book_id` gets) is marked."""
+    from core.embeddings import make_embedding_model
+    from core.store import ingested_books, open_index
+
+    settings = get_settings()
+    model = make_embedding_model(settings)
+    books = sorted({*ingested_books(settings, model), settings.book_id})
+    for book in books:
+        try:
+            index = open_index(settings, model, book)
+            count = index.count() if index.exists() else 0
+            chunks = f"{count} chunk{'' if count == 1 else 's'}" if count else "not ingested"
+        except StoreLockedError:
+            chunks = "in use by another process"
+        marker = "  (default)" if book == settings.book_id else ""
+        print(f"{book}: {chunks}{marker}")
+    return 0
+
+
 def cmd_migrate(args: argparse.Namespace) -> int:
     """Apply pending database migrations and say where the database stands."""
     settings = get_settings()
@@ -326,6 +347,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="ignore what a previous build recorded next to the docs; use our naming rules only",
     )
     check.set_defaults(handler=cmd_check_citations)
+
+    books = commands.add_parser("books", help="list the ingested books a server can answer from")
+    books.set_defaults(handler=cmd_books)
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(handler=cmd_migrate)

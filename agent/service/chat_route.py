@@ -74,15 +74,16 @@ def chat_runnable(lifecycle: Lifecycle) -> Runnable:
     async def turns(inputs: AsyncIterator[Any]) -> AsyncIterator[AddableDict]:
         async for raw in inputs:
             request = ChatRequest.model_validate(raw)
+            resources = await lifecycle.book(request.book_id)  # admitted: known, ingested
             pool = await get_pool(lifecycle)
             session_id, new_token = request.session_id, None  # a given one was authorized
             if session_id is None:
                 async with pool.connection() as conn:
-                    created = await create_session(conn, lifecycle.settings.book_id)
+                    created = await create_session(conn, resources.settings.book_id)
                 session_id, new_token = created["id"], created["token"]
             filters = request.filters.model_dump(exclude_none=True) if request.filters else {}
             turn = Turn(request.question, session_id, request.selected_text, filters)
-            async for event in stream_turn(turn, lifecycle.resources, pool):
+            async for event in stream_turn(turn, resources, pool):
                 if isinstance(event, TurnResult):
                     yield AddableDict(_closing_chunk(event, new_token))
                 else:
@@ -119,14 +120,17 @@ async def _admit_turn(config: dict[str, Any], request: Request) -> dict[str, Any
             "this endpoint accepts no `config`: pass the session as `input.session_id`",
         )
     given = body.get("input") if isinstance(body, dict) else None
-    if not (isinstance(given, dict) and given.get("selected_text")):
-        await lifecycle.ensure_ingested()  # a selection is answered without the index
-    session_id = _uuid(given.get("session_id")) if isinstance(given, dict) else None
+    given = given if isinstance(given, dict) else {}
+    book_id = given.get("book_id")
+    book = await lifecycle.book(book_id if isinstance(book_id, str) else None)
+    if not given.get("selected_text"):
+        await lifecycle.ensure_ingested(book)  # a selection is answered without the index
+    session_id = _uuid(given.get("session_id"))
     if session_id is not None:
         pool = await get_pool(lifecycle)
         token = await session_token(await session_bearer(request))
         async with pool.connection() as conn:
-            await authorize_session(conn, session_id, lifecycle.settings.book_id, token)
+            await authorize_session(conn, session_id, book.settings.book_id, token)
         lifecycle.limits.check_session(session_id)  # only its owner can use up its limit
     return config
 

@@ -8,7 +8,7 @@ thread pool, and the rate limiter's buckets are not meant to be touched from sev
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from fastapi import Depends, Request, Security
+from fastapi import Depends, Query, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
@@ -76,6 +76,20 @@ async def get_connection(pool: PoolDep) -> AsyncIterator[AsyncConnection]:
 
 
 ConnectionDep = Annotated[AsyncConnection, Depends(get_connection)]
+
+
+async def _book_param(
+    lifecycle: LifecycleDep,
+    book_id: Annotated[
+        str | None,
+        Query(max_length=100, description="The book (`GET /books`); omitted = the configured one."),
+    ] = None,
+) -> Resources:
+    return await lifecycle.book(book_id)
+
+
+BookDep = Annotated[Resources, Depends(_book_param)]
+"""The resources of the book named by the `book_id` query parameter (404 when unknown)."""
 
 
 async def require_ingested(lifecycle: LifecycleDep) -> None:

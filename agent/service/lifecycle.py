@@ -1,14 +1,22 @@
-"""What the app holds from start to stop: the book's resources, the database pool, the schema
+"""What the app holds from start to stop: the books' resources, the database pool, the schema
 gate, the ingest queue, the rate limits, and (on the embedded defaults) the watch that brings
-the embedded PostgreSQL back if it dies."""
+the embedded PostgreSQL back if it dies.
+
+One server answers from every book ingested beside the configured one (same data folder or
+Qdrant server, same embedding model). A request names its book with `book_id`; without one it
+gets the configured book. Another book's citations point where that book was ingested (the
+site of its pages' URLs), and its sessions are its own.
+"""
 
 import asyncio
 import logging
+import threading
+from urllib.parse import urlsplit
 
 from psycopg_pool import AsyncConnectionPool
 
 from agent.resources import Resources, build_resources, load_chat_model
-from agent.retrieval.search import BookNotIngestedError
+from agent.retrieval.search import BookNotIngestedError, BookSearchers, HybridSearcher
 from agent.retrieval.vocabulary import book_vocabulary
 from agent.service.errors import VECTOR_STORE_ERRORS
 from agent.service.ingest_queue import IngestQueue
@@ -36,7 +44,10 @@ class Lifecycle:
         self.ingest = IngestQueue(settings, self.schema)
         self.limits = RateLimits(settings)
         self._watch: asyncio.Task[None] | None = None
-        self._ingested = False
+        self._books: BookSearchers | None = None
+        self._by_book: dict[str, Resources] = {}
+        self._by_book_lock = threading.Lock()
+        self._ingested: set[str] = set()
 
     async def start(self) -> None:
         """Open the book's index and models (off the event loop), the pool, the ingest engine.
@@ -47,6 +58,8 @@ class Lifecycle:
         if self._resources is None:
             self._resources = await asyncio.to_thread(_deployment_resources, self.settings)
         await asyncio.to_thread(_warm_up, self._resources)
+        self._books = BookSearchers(self.settings, self._resources.searcher)
+        self._by_book = {self._resources.settings.book_id: self._resources}
         self._pool = await open_pool(self.settings)
         self._watch = asyncio.create_task(keep_embedded_server_running(self.settings))
         try:
@@ -65,16 +78,49 @@ class Lifecycle:
             await self._pool.close()
         await asyncio.to_thread(stop_embedded_server, self.settings)
 
-    async def ensure_ingested(self) -> None:
-        """`BookNotIngestedError` while the book's index holds nothing, so a question is never
-        answered "the book does not cover this" only because nothing was ingested."""
-        if self._ingested:  # a book, once ingested, stays so
+    async def book(self, book_id: str | None = None) -> Resources:
+        """The resources of `book_id` (None: the configured book); `UnknownBookError` when no
+        index of that book exists here. Opening another book's index runs in a thread."""
+        if book_id is None or book_id == self.resources.settings.book_id:
+            return self.resources
+        return await asyncio.to_thread(self._other_book, book_id)
+
+    async def answerable_book(self, book_id: str | None = None) -> Resources:
+        """`book`, and `BookNotIngestedError` while its index holds nothing, so a question is
+        never answered "the book does not cover this" only because nothing was ingested."""
+        resources = await self.book(book_id)
+        await self.ensure_ingested(resources)
+        return resources
+
+    async def books(self) -> list[str]:
+        """Every book this server can answer from, sorted."""
+        return await asyncio.to_thread(self._searchers().books)
+
+    async def ensure_ingested(self, resources: Resources | None = None) -> None:
+        """`BookNotIngestedError` while the book's index (default: the configured one) is empty."""
+        resources = resources or self.resources
+        book_id = resources.settings.book_id
+        if book_id in self._ingested:  # a book, once ingested, stays so
             return
-        index = self.resources.searcher.index
+        index = resources.searcher.index
         points = await asyncio.to_thread(lambda: index.count() if index.exists() else 0)
         if not points:
-            raise BookNotIngestedError(self.settings.book_id)
-        self._ingested = True
+            raise BookNotIngestedError(book_id)
+        self._ingested.add(book_id)
+
+    def _searchers(self) -> BookSearchers:
+        if self._books is None:
+            raise RuntimeError("the service has not started")
+        return self._books
+
+    def _other_book(self, book_id: str) -> Resources:
+        with self._by_book_lock:
+            if book_id not in self._by_book:
+                searcher = self._searchers().get(book_id)
+                update = {"book_id": book_id, **_site_of(searcher)}
+                settings = self.resources.settings.model_copy(update=update)
+                self._by_book[book_id] = Resources(settings, searcher, self.resources.chat_model)
+            return self._by_book[book_id]
 
     @property
     def resources(self) -> Resources:
@@ -93,6 +139,16 @@ class Lifecycle:
 
 def _deployment_resources(settings: Settings) -> Resources:
     return build_resources(settings, load_chat_model(settings))
+
+
+def _site_of(searcher: HybridSearcher) -> dict[str, str]:
+    """The site a book's pages were ingested under, as settings (empty when it has no pages)."""
+    point = next(iter(searcher.index.points(fields=["page_url"])), None)
+    page_url = str(point.payload.get("page_url", "")) if point else ""
+    parts = urlsplit(page_url)
+    if not (parts.scheme and parts.netloc):
+        return {}
+    return {"site_url": f"{parts.scheme}://{parts.netloc}", "site_base_url": "/"}
 
 
 def _warm_up(resources: Resources) -> None:

@@ -25,6 +25,13 @@ SelectedText = Annotated[
     Field(description="Text the reader highlighted; the answer uses only this text."),
 ]
 
+BookId = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=100),
+    Storable,
+    Field(description="The book to answer from (see `GET /books`); omitted = the configured book."),
+]
+
 
 class StrictModel(BaseModel):
     """A request body: unknown fields are errors, not silently ignored."""
@@ -56,6 +63,7 @@ class ChatRequest(StrictModel):
     )
     selected_text: SelectedText | SkipJsonSchema[None] = None
     filters: SearchFilters | SkipJsonSchema[None] = None
+    book_id: BookId | SkipJsonSchema[None] = None
 
 
 class QueryRequest(StrictModel):
@@ -73,6 +81,7 @@ class QueryRequest(StrictModel):
     )
     filters: SearchFilters | None = None
     top_k: StrictInt | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
+    book_id: BookId | None = None
 
 
 class QueryResponse(BaseModel):
@@ -130,7 +139,7 @@ class SearchQuery(SearchFilters):
     )
 
     text: Annotated[str, Storable] = Field(min_length=3, max_length=MAX_QUESTION_CHARS)
-    book_id: str | None = Field(None, description="Must be the served book when given.")
+    book_id: BookId | None = None
     limit: int = Field(5, ge=1, le=20)
 
 
@@ -226,6 +235,14 @@ class FeedbackRequest(StrictModel):
     message_id: int = Field(ge=1, le=2**63 - 1)
     score: Literal[-1, 1]
     comment: Annotated[str, Storable] | None = Field(None, max_length=2000)
+    book_id: BookId | None = None
+
+
+class BookList(BaseModel):
+    """The books this server answers from."""
+
+    books: list[str]
+    default: str = Field(description="The book a request without `book_id` gets.")
 
 
 class FeedbackStored(BaseModel):

@@ -54,6 +54,22 @@ def test_ingest_then_search_from_the_command_line(run_cli, sample_docs):
     assert all(hit["module"] == "ros2" and hit["url"].startswith("http") for hit in hits)
 
 
+def test_books_lists_every_ingested_book_with_its_size_and_the_default(
+    run_cli, sample_docs, tmp_path
+):
+    other = tmp_path / "other-docs"
+    other.mkdir()
+    (other / "only.md").write_text("# Only page\n\nA short page of a second book.\n")
+    assert run_cli("ingest").returncode == 0
+    assert run_cli("ingest", "--docs", str(other), "--book-id", "second-book").returncode == 0
+    listed = run_cli("books")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0].startswith("cli-book: ") and lines[0].endswith("chunks  (default)")
+    assert int(lines[0].split()[1]) > 10
+    assert lines[1] == "second-book: 1 chunk"
+
+
 def test_missing_docs_folder_is_one_clear_line_not_a_traceback(run_cli, tmp_path):
     result = run_cli("ingest", "--docs", str(tmp_path / "nowhere"))
     assert result.returncode == 2

@@ -55,7 +55,13 @@ async def test_the_playground_and_the_docs_are_served(api):
     playground = await api.get("/chat/playground/index.html")
     assert playground.status_code == 200 and "<html" in playground.text.lower()
     schema = (await api.get("/chat/input_schema")).json()
-    assert set(schema["properties"]) == {"question", "session_id", "selected_text", "filters"}
+    assert set(schema["properties"]) == {
+        "question",
+        "session_id",
+        "selected_text",
+        "filters",
+        "book_id",
+    }
     docs = (await api.get("/openapi.json")).json()
     assert {"/query", "/highlight_query", "/search", "/chat/stream", "/feedback"} <= set(
         docs["paths"]

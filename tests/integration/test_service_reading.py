@@ -45,7 +45,6 @@ async def test_search_filters_hold_for_every_result(api):
         ({"text": "topics", "hardware_tier": 0}, "hardware_tier"),
         ({"text": "topics", "chapter_min": 3, "chapter_max": 1}, "chapter_min"),
         ({"text": "topics", "proficiency_levels": ["Z9"]}, "proficiency_levels"),
-        ({"text": "topics", "book_id": "another-book"}, "another-book"),
     ],
 )
 async def test_bad_search_is_a_422_naming_the_problem(api, body, problem):

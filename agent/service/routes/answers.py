@@ -6,13 +6,12 @@ from agent.context import Context
 from agent.conversations.sessions import authorize_session, create_session
 from agent.conversations.turns import Turn, run_turn
 from agent.service.deps import (
-    Ingested,
+    LifecycleDep,
     PoolDep,
     RateLimited,
     RateLimitsDep,
     ResourcesDep,
     SessionTokenDep,
-    SettingsDep,
 )
 from agent.service.routes import error_responses
 from agent.service.schemas import (
@@ -25,13 +24,10 @@ from agent.service.schemas import (
 router = APIRouter(tags=["answers"], dependencies=[RateLimited])
 
 
-@router.post(
-    "/query", dependencies=[Ingested], responses=error_responses(not_found="No such session.")
-)
+@router.post("/query", responses=error_responses(not_found="No such session or book."))
 async def query(
     body: QueryRequest,
-    settings: SettingsDep,
-    resources: ResourcesDep,
+    lifecycle: LifecycleDep,
     limits: RateLimitsDep,
     pool: PoolDep,
     token: SessionTokenDep,
@@ -39,17 +35,20 @@ async def query(
     """Answer from the book with cited sources, or refuse when the book does not cover it.
 
     Without `session_id` a new session is created; its id and token come back with the
-    answer: send both (the token as `Authorization: Bearer`) to follow up.
+    answer: send both (the token as `Authorization: Bearer`) to follow up. A session belongs
+    to the book it was made for.
     """
+    resources = await lifecycle.answerable_book(body.book_id)
+    book_id = resources.settings.book_id
     # The pool, not one connection for the request: a turn takes a connection only to read
     # and to write the session, never while the model answers (which may take a minute).
     session_id, new_token = body.session_id, None
     async with pool.connection() as conn:
         if session_id is None:
-            created = await create_session(conn, settings.book_id)
+            created = await create_session(conn, book_id)
             session_id, new_token = created["id"], created["token"]
         else:
-            await authorize_session(conn, session_id, settings.book_id, token)
+            await authorize_session(conn, session_id, book_id, token)
     limits.check_session(session_id)
     filters = body.filters.model_dump(exclude_none=True) if body.filters else {}
     context = Context(top_k=body.top_k) if body.top_k else Context()

@@ -1,4 +1,5 @@
-"""Reading the book without answering: `/search`, `/context/{chunk_id}`, `/document/{doc_id}`."""
+"""Reading the books without answering: `/books`, `/search`, `/context/{chunk_id}`,
+`/document/{doc_id}`."""
 
 import asyncio
 from typing import Annotated
@@ -7,10 +8,10 @@ from fastapi import APIRouter, Path, Query
 
 from agent.retrieval.navigation import chunk_with_neighbours, document_chunks
 from agent.retrieval.search import SearchFilters, SearchHit
-from agent.service.deps import Ingested, RateLimited, ResourcesDep, SettingsDep
+from agent.service.deps import BookDep, LifecycleDep, RateLimited
 from agent.service.errors import ApiError
 from agent.service.routes import error_responses
-from agent.service.schemas import ChunkList, SearchQuery, SearchResponse, SearchResult
+from agent.service.schemas import BookList, ChunkList, SearchQuery, SearchResponse, SearchResult
 from core.citation import citation_url
 from core.safety import SafeMarkdown, escape_text, link_policy
 from core.settings import Settings
@@ -45,15 +46,18 @@ def search_result(hit: SearchHit, settings: Settings) -> SearchResult:
     )
 
 
-@router.post("/search", dependencies=[Ingested], responses=error_responses())
-async def search(
-    body: SearchQuery, settings: SettingsDep, resources: ResourcesDep
-) -> SearchResponse:
+@router.get("/books", responses=error_responses())
+async def books(lifecycle: LifecycleDep) -> BookList:
+    """The books this server answers from: each one ingested beside the configured book, with
+    the same embedding model. Name one with `book_id`."""
+    return BookList(books=await lifecycle.books(), default=lifecycle.settings.book_id)
+
+
+@router.post("/search", responses=error_responses(not_found="No such book."))
+async def search(body: SearchQuery, lifecycle: LifecycleDep) -> SearchResponse:
     """Hybrid (dense + BM25) search with the reader's filters; results best first."""
-    book_id = settings.book_id
-    if body.book_id not in (None, book_id):
-        message = f"book {body.book_id!r} is not served here; this server serves {book_id!r}"
-        raise ApiError(422, "unknown_book", message)
+    resources = await lifecycle.answerable_book(body.book_id)
+    settings = resources.settings
     filters = SearchFilters.model_validate(
         body.model_dump(include=set(SearchFilters.model_fields), exclude_none=True)
     )
@@ -65,19 +69,19 @@ async def search(
         total_found=len(hits),
         hardware_tier_filter=body.hardware_tier,
         module_filter=body.module,
-        book_id=book_id,
+        book_id=settings.book_id,
     )
 
 
-@router.get("/context/{chunk_id}", responses=error_responses(not_found="No such chunk."))
+@router.get("/context/{chunk_id}", responses=error_responses(not_found="No such chunk or book."))
 async def context(
     chunk_id: Annotated[str, Path(max_length=100)],
-    settings: SettingsDep,
-    resources: ResourcesDep,
+    resources: BookDep,
     prev: Annotated[int, Query(ge=0, le=20)] = 1,
     next: Annotated[int, Query(ge=0, le=20)] = 1,
 ) -> ChunkList:
     """A chunk with `prev` chunks before it and `next` after it, in reading order."""
+    settings = resources.settings
     index, book_id = resources.searcher.index, settings.book_id
     hits = await asyncio.to_thread(chunk_with_neighbours, index, book_id, chunk_id, prev, next)
     if not hits:
@@ -85,13 +89,15 @@ async def context(
     return ChunkList(chunks=[search_result(hit, settings) for hit in hits])
 
 
-@router.get("/document/{parent_doc_id:path}", responses=error_responses(not_found="No such page."))
+@router.get(
+    "/document/{parent_doc_id:path}", responses=error_responses(not_found="No such page or book.")
+)
 async def document(
     parent_doc_id: Annotated[str, Path(max_length=500)],
-    settings: SettingsDep,
-    resources: ResourcesDep,
+    resources: BookDep,
 ) -> ChunkList:
     """Every chunk of a page, in reading order."""
+    settings = resources.settings
     index, book_id = resources.searcher.index, settings.book_id
     hits = await asyncio.to_thread(document_chunks, index, book_id, parent_doc_id)
     if not hits:
