@@ -21,6 +21,8 @@ export interface PluginOptions {
     strings: Record<string, string>;
     /** Search filters sent with every question (e.g. `{module: 'ros2'}`). */
     filters?: Record<string, unknown>;
+    /** The book to ask, when the server answers from several (`GET /books`); default: the server's. */
+    bookId?: string;
     /** Longest question the widget sends (the server's own limit). */
     maxQuestionLength: number;
 }

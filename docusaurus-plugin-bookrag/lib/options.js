@@ -34,6 +34,7 @@ const schema = utils_validation_1.Joi.object({
     selectionSelector: utils_validation_1.Joi.string().default(exports.DEFAULT_OPTIONS.selectionSelector),
     strings: utils_validation_1.Joi.object().pattern(utils_validation_1.Joi.string(), utils_validation_1.Joi.string()).default(exports.DEFAULT_OPTIONS.strings),
     filters: utils_validation_1.Joi.object().unknown(true),
+    bookId: utils_validation_1.Joi.string().min(1).max(100),
     maxQuestionLength: utils_validation_1.Joi.number().integer().min(1).default(exports.DEFAULT_OPTIONS.maxQuestionLength),
     id: utils_validation_1.Joi.string(),
 });

@@ -28,6 +28,8 @@ export interface PluginOptions {
   strings: Record<string, string>;
   /** Search filters sent with every question (e.g. `{module: 'ros2'}`). */
   filters?: Record<string, unknown>;
+  /** The book to ask, when the server answers from several (`GET /books`); default: the server's. */
+  bookId?: string;
   /** Longest question the widget sends (the server's own limit). */
   maxQuestionLength: number;
 }
@@ -61,6 +63,7 @@ const schema = Joi.object<PluginOptions & {id?: string}>({
   selectionSelector: Joi.string().default(DEFAULT_OPTIONS.selectionSelector),
   strings: Joi.object().pattern(Joi.string(), Joi.string()).default(DEFAULT_OPTIONS.strings),
   filters: Joi.object().unknown(true),
+  bookId: Joi.string().min(1).max(100),
   maxQuestionLength: Joi.number().integer().min(1).default(DEFAULT_OPTIONS.maxQuestionLength),
   id: Joi.string(),
 });

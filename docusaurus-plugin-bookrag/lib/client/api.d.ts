@@ -24,6 +24,7 @@ export interface ChatInput {
     session_id?: string;
     selected_text?: string;
     filters?: Record<string, unknown>;
+    book_id?: string;
 }
 export interface StreamHandlers {
     onText(piece: string): void;
@@ -43,4 +44,4 @@ export declare function handleEvent(event: {
 /** Ask one question; resolves when the stream ends, rejects with `ChatError` (or an abort). */
 export declare function streamChat(apiUrl: string, input: ChatInput, token: string | undefined, signal: AbortSignal, handlers: StreamHandlers): Promise<void>;
 /** Rate an answer (1 or -1); the session's token proves it is the reader's. */
-export declare function sendFeedback(apiUrl: string, sessionId: string, token: string | undefined, messageId: number, score: 1 | -1): Promise<void>;
+export declare function sendFeedback(apiUrl: string, sessionId: string, token: string | undefined, messageId: number, score: 1 | -1, bookId?: string): Promise<void>;

@@ -152,11 +152,11 @@ export async function streamChat(apiUrl, input, token, signal, handlers) {
     }
 }
 /** Rate an answer (1 or -1); the session's token proves it is the reader's. */
-export async function sendFeedback(apiUrl, sessionId, token, messageId, score) {
+export async function sendFeedback(apiUrl, sessionId, token, messageId, score, bookId) {
     const response = await send(endpoint(apiUrl, 'feedback'), {
         method: 'POST',
         headers: headers(token),
-        body: JSON.stringify({ session_id: sessionId, message_id: messageId, score }),
+        body: JSON.stringify({ session_id: sessionId, message_id: messageId, score, ...(bookId ? { book_id: bookId } : {}) }),
     });
     if (!response.ok)
         throw await failure(response);

@@ -9,6 +9,7 @@ export interface BookragConfig {
     selectionSelector: string;
     strings: Record<string, string>;
     filters?: Record<string, unknown>;
+    bookId?: string;
     maxQuestionLength: number;
 }
 export declare const PLUGIN_NAME = "docusaurus-plugin-bookrag";

@@ -50,11 +50,13 @@ export interface ChatState {
 export interface StoreOptions {
     apiUrl: string;
     filters?: Record<string, unknown>;
+    /** The book asked (the server's default when absent); each book keeps its own conversation. */
+    bookId?: string;
     storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
     /** Schedules a repaint-sized batch of streamed text (requestAnimationFrame in browsers). */
     schedule?: (flush: () => void) => void;
 }
-export declare function storageKey(apiUrl: string): string;
+export declare function storageKey(apiUrl: string, bookId?: string): string;
 /** Read a saved conversation; an answer that was streaming when the page went away stopped. */
 export declare function restore(raw: string | null): Omit<ChatState, 'busy'>;
 export declare class ChatStore {
@@ -86,5 +88,5 @@ export declare class ChatStore {
     /** Rate an answer; a second vote replaces the first. */
     rate(answerId: string, score: 1 | -1): Promise<void>;
 }
-/** The page's one store for `apiUrl`. */
+/** The page's one store for `apiUrl` and book. */
 export declare function getStore(options: StoreOptions): ChatStore;

@@ -11,8 +11,8 @@ function newId() {
     counter += 1;
     return `${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
 }
-export function storageKey(apiUrl) {
-    return `bookrag:v1:${apiUrl}`;
+export function storageKey(apiUrl, bookId) {
+    return `bookrag:v1:${apiUrl}${bookId ? `#${bookId}` : ''}`;
 }
 /** Read a saved conversation; an answer that was streaming when the page went away stopped. */
 export function restore(raw) {
@@ -43,7 +43,7 @@ export class ChatStore {
             return () => this.listeners.delete(listener);
         };
         this.getState = () => this.state;
-        const saved = restore(options.storage?.getItem(storageKey(options.apiUrl)) ?? null);
+        const saved = restore(options.storage?.getItem(storageKey(options.apiUrl, options.bookId)) ?? null);
         this.state = { ...saved, busy: false };
     }
     set(next, persist = true) {
@@ -56,7 +56,7 @@ export class ChatStore {
     save() {
         const { sessionId, sessionToken, messages } = this.state;
         try {
-            this.options.storage?.setItem(storageKey(this.options.apiUrl), JSON.stringify({ sessionId, sessionToken, messages: messages.slice(-KEPT_MESSAGES) }));
+            this.options.storage?.setItem(storageKey(this.options.apiUrl, this.options.bookId), JSON.stringify({ sessionId, sessionToken, messages: messages.slice(-KEPT_MESSAGES) }));
         }
         catch {
             // storage full or forbidden: the conversation still works for this page's life
@@ -115,6 +115,8 @@ export class ChatStore {
             input.selected_text = user.selection;
         if (this.options.filters)
             input.filters = this.options.filters;
+        if (this.options.bookId)
+            input.book_id = this.options.bookId;
         const schedule = this.options.schedule ?? ((flush) => flush());
         let closing = null;
         try {
@@ -195,7 +197,7 @@ export class ChatStore {
             return;
         this.updateAnswer(answerId, { feedback: score, feedbackFailed: false });
         try {
-            await sendFeedback(this.options.apiUrl, sessionId, sessionToken, answer.messageId, score);
+            await sendFeedback(this.options.apiUrl, sessionId, sessionToken, answer.messageId, score, this.options.bookId);
         }
         catch {
             this.updateAnswer(answerId, { feedback: answer.feedback, feedbackFailed: true });
@@ -203,12 +205,13 @@ export class ChatStore {
     }
 }
 const stores = new Map();
-/** The page's one store for `apiUrl`. */
+/** The page's one store for `apiUrl` and book. */
 export function getStore(options) {
-    let store = stores.get(options.apiUrl);
+    const key = storageKey(options.apiUrl, options.bookId);
+    let store = stores.get(key);
     if (!store) {
         store = new ChatStore(options);
-        stores.set(options.apiUrl, store);
+        stores.set(key, store);
     }
     return store;
 }

@@ -51,6 +51,7 @@ export interface ChatInput {
   session_id?: string;
   selected_text?: string;
   filters?: Record<string, unknown>;
+  book_id?: string;
 }
 
 export interface StreamHandlers {
@@ -192,11 +193,12 @@ export async function sendFeedback(
   token: string | undefined,
   messageId: number,
   score: 1 | -1,
+  bookId?: string,
 ): Promise<void> {
   const response = await send(endpoint(apiUrl, 'feedback'), {
     method: 'POST',
     headers: headers(token),
-    body: JSON.stringify({session_id: sessionId, message_id: messageId, score}),
+    body: JSON.stringify({session_id: sessionId, message_id: messageId, score, ...(bookId ? {book_id: bookId} : {})}),
   });
   if (!response.ok) throw await failure(response);
 }

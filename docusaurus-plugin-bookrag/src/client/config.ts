@@ -12,6 +12,7 @@ export interface BookragConfig {
   selectionSelector: string;
   strings: Record<string, string>;
   filters?: Record<string, unknown>;
+  bookId?: string;
   maxQuestionLength: number;
 }
 

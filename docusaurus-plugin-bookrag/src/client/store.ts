@@ -57,6 +57,8 @@ export interface ChatState {
 export interface StoreOptions {
   apiUrl: string;
   filters?: Record<string, unknown>;
+  /** The book asked (the server's default when absent); each book keeps its own conversation. */
+  bookId?: string;
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
   /** Schedules a repaint-sized batch of streamed text (requestAnimationFrame in browsers). */
   schedule?: (flush: () => void) => void;
@@ -70,8 +72,8 @@ function newId(): string {
   return `${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}`;
 }
 
-export function storageKey(apiUrl: string): string {
-  return `bookrag:v1:${apiUrl}`;
+export function storageKey(apiUrl: string, bookId?: string): string {
+  return `bookrag:v1:${apiUrl}${bookId ? `#${bookId}` : ''}`;
 }
 
 /** Read a saved conversation; an answer that was streaming when the page went away stopped. */
@@ -98,7 +100,7 @@ export class ChatStore {
   private flushScheduled = false;
 
   constructor(private readonly options: StoreOptions) {
-    const saved = restore(options.storage?.getItem(storageKey(options.apiUrl)) ?? null);
+    const saved = restore(options.storage?.getItem(storageKey(options.apiUrl, options.bookId)) ?? null);
     this.state = {...saved, busy: false};
   }
 
@@ -119,7 +121,7 @@ export class ChatStore {
     const {sessionId, sessionToken, messages} = this.state;
     try {
       this.options.storage?.setItem(
-        storageKey(this.options.apiUrl),
+        storageKey(this.options.apiUrl, this.options.bookId),
         JSON.stringify({sessionId, sessionToken, messages: messages.slice(-KEPT_MESSAGES)}),
       );
     } catch {
@@ -182,6 +184,7 @@ export class ChatStore {
     if (sessionId) input.session_id = sessionId;
     if (user.selection) input.selected_text = user.selection;
     if (this.options.filters) input.filters = this.options.filters;
+    if (this.options.bookId) input.book_id = this.options.bookId;
     const schedule = this.options.schedule ?? ((flush: () => void) => flush());
     let closing: Closing | null = null;
     try {
@@ -259,7 +262,7 @@ export class ChatStore {
     if (!answer?.messageId || !sessionId) return;
     this.updateAnswer(answerId, {feedback: score, feedbackFailed: false});
     try {
-      await sendFeedback(this.options.apiUrl, sessionId, sessionToken, answer.messageId, score);
+      await sendFeedback(this.options.apiUrl, sessionId, sessionToken, answer.messageId, score, this.options.bookId);
     } catch {
       this.updateAnswer(answerId, {feedback: answer.feedback, feedbackFailed: true});
     }
@@ -268,12 +271,13 @@ export class ChatStore {
 
 const stores = new Map<string, ChatStore>();
 
-/** The page's one store for `apiUrl`. */
+/** The page's one store for `apiUrl` and book. */
 export function getStore(options: StoreOptions): ChatStore {
-  let store = stores.get(options.apiUrl);
+  const key = storageKey(options.apiUrl, options.bookId);
+  let store = stores.get(key);
   if (!store) {
     store = new ChatStore(options);
-    stores.set(options.apiUrl, store);
+    stores.set(key, store);
   }
   return store;
 }

@@ -40,6 +40,23 @@ describe('the conversation store', () => {
     expect(JSON.parse(storage.data.get(storageKey('http://api'))!).sessionToken).toBe('secret');
   });
 
+  it('names its book in every question and vote, and keeps that book\'s conversation apart', async () => {
+    const storage = memoryStorage();
+    const fetch = vi.fn()
+      .mockResolvedValueOnce(sse([['data', {answer: 'Boil it [1].'}], ['data', closing({session_token: 'secret'})]]))
+      .mockResolvedValueOnce(new Response(JSON.stringify({feedback_id: 1, message_id: 7}), {status: 201}));
+    vi.stubGlobal('fetch', fetch);
+    const store = new ChatStore({apiUrl: 'http://api', bookId: 'kettle-manual', storage});
+    store.ask('How do I descale?');
+    await settle(store);
+    expect(JSON.parse(fetch.mock.calls[0]![1].body).input).toEqual({question: 'How do I descale?', book_id: 'kettle-manual'});
+    await store.rate(store.getState().messages[1]!.id, 1);
+    expect(JSON.parse(fetch.mock.calls[1]![1].body)).toMatchObject({book_id: 'kettle-manual', message_id: 7, score: 1});
+    expect(storage.data.has(storageKey('http://api', 'kettle-manual'))).toBe(true);
+    expect(storage.data.has(storageKey('http://api'))).toBe(false);
+    expect(new ChatStore({apiUrl: 'http://api', storage}).getState().messages).toEqual([]);
+  });
+
   it('starts a new session when the server no longer knows the stored one', async () => {
     const storage = memoryStorage();
     storage.setItem(storageKey('http://api'), JSON.stringify({sessionId: 'old', sessionToken: 'stale', messages: []}));

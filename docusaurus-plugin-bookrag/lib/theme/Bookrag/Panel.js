@@ -42,9 +42,10 @@ export default function Panel({ open, onClose, selection, onSelectionChange, dra
     const store = useMemo(() => getStore({
         apiUrl: config.apiUrl,
         filters: config.filters,
+        bookId: config.bookId,
         storage: safeLocalStorage(),
         schedule: (flush) => window.requestAnimationFrame(flush),
-    }), [config.apiUrl, config.filters]);
+    }), [config.apiUrl, config.filters, config.bookId]);
     const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
     const [composerError, setComposerError] = useState(null);
     const dialogRef = useRef(null);
