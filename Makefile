@@ -8,7 +8,7 @@ STAMP := $(VENV)/.deps-$(DEPS_HASH)
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run site test check-citations widget-test lint bench clean
+.PHONY: setup run site test check-citations widget-test lint bench bench-quality bench-scale clean
 
 setup: $(STAMP)
 
@@ -72,6 +72,15 @@ bench: setup
 	$(BIN)/python -m bench.agent
 	$(BIN)/python -m bench.service
 	$(BIN)/python -m bench.webhook
+	$(BIN)/python -m bench.safety
+
+# The long ones, on the shared corpora next to the checkout: quality on three books (about
+# 15 minutes) and the 1k/10k/50k-chunk scale comparison of the embedded engines (about 40).
+bench-quality: setup
+	$(BIN)/python -m bench.quality
+
+bench-scale: setup
+	$(BIN)/python -m bench.scale
 
 clean:
 	rm -rf $(VENV) .data book/node_modules book/build
