@@ -34,8 +34,9 @@ from agent.inputs import validate_turn
 from agent.llm import LLMUnavailableError
 from agent.offline import extractive
 from agent.offline.condense import condense_rules, topic_words
+from agent.offline.decompose import question_parts
 from agent.offline.grading import GradeThresholds, grade_offline, off_book
-from agent.offline.ranking import rank_candidates
+from agent.offline.ranking import cover_parts, rank_candidates
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
 from agent.prompts import REFUSAL, as_data
@@ -172,7 +173,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
     filters = SearchFilters.model_validate(state.get("filters") or {})
-    queries = [question]
+    queries = [question, *question_parts(question)]  # parts first: `cover_parts` expects so
     intent = structural_intent(question)
     if intent and ctx.structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
@@ -189,6 +190,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
     ranked = rank_candidates(question, state["candidates"], vocabulary)
+    ranked = cover_parts(ranked, question_parts(question), vocabulary)
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
     top = ranked[: ctx.top_k * 2]

@@ -29,6 +29,8 @@ class Candidate(TypedDict):
     """Hybrid retrieval's fused (reciprocal-rank) score."""
     dense_score: float
     """Cosine similarity of the question and the chunk's dense vector."""
+    dense_scores: NotRequired[list[float]]
+    """The same for every query text searched (the question first, then its parts)."""
     payload: dict[str, Any]
     """The chunk as stored: text, title, heading path, page URL, neighbouring parts..."""
     rerank_score: NotRequired[float]

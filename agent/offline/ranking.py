@@ -89,3 +89,29 @@ def rank_candidates(
         score = sum(getattr(w, name) * value for name, value in signals.items())
         ranked.append({**candidate, "rerank_score": score, "signals": signals})
     return sorted(ranked, key=lambda c: c["rerank_score"], reverse=True)
+
+
+def cover_parts(
+    ranked: list[Candidate], parts: list[str], vocabulary: Vocabulary
+) -> list[Candidate]:
+    """`ranked` with each part's best candidate moved up to follow the question's best one.
+
+    `parts` are the question's parts (`agent.offline.decompose`), searched after the question
+    itself, so a candidate's `dense_scores[i]` is its similarity to part i. A question in two
+    parts then has both parts' sections among its first three candidates.
+    """
+    if not ranked or not parts:
+        return ranked
+    best_ids: list[str] = []
+    for number, part in enumerate(parts, start=1):
+        as_part: list[Candidate] = [{**c, "dense_score": _dense_for(c, number)} for c in ranked]
+        best_ids.append(rank_candidates(part, as_part, vocabulary)[0]["id"])
+    first, rest = ranked[0], ranked[1:]
+    promoted = [c for i in dict.fromkeys(best_ids) for c in rest if c["id"] == i]
+    moved = {c["id"] for c in promoted}
+    return [first, *promoted, *(c for c in rest if c["id"] not in moved)]
+
+
+def _dense_for(candidate: Candidate, query_number: int) -> float:
+    scores = candidate.get("dense_scores") or []
+    return scores[query_number] if query_number < len(scores) else candidate["dense_score"]

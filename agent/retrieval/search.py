@@ -96,6 +96,8 @@ class SearchHit:
     payload: dict[str, Any]
     dense_score: float = 0.0
     """Cosine similarity of the query and the chunk's dense vector."""
+    dense_scores: tuple[float, ...] = ()
+    """The same for each query text searched, in order (the first is `dense_score`)."""
 
     @property
     def url(self) -> str:
@@ -144,13 +146,19 @@ class HybridSearcher:
         points = self.index.hybrid_search(
             queries, build_filter(self.book_id, filters), max(k, candidates), k
         )
-        query_vector = np.asarray(vectors[0], dtype=np.float32)
-        return [SearchHit(p.id, p.score, p.payload, _cosine(query_vector, p.dense)) for p in points]
+        matrix = np.asarray(vectors, dtype=np.float32)
+        hits = []
+        for p in points:
+            cosines = _cosines(matrix, p.dense)
+            hits.append(SearchHit(p.id, p.score, p.payload, cosines[0], cosines))
+        return hits
 
 
-def _cosine(query: np.ndarray, stored: list[float] | None) -> float:
-    """Cosine of the query and a point's dense vector (vectors are stored normalised)."""
-    return float(query @ np.asarray(stored, dtype=np.float32)) if stored is not None else 0.0
+def _cosines(queries: np.ndarray, stored: list[float] | None) -> tuple[float, ...]:
+    """Cosine of each query and a point's dense vector (vectors are stored normalised)."""
+    if stored is None:
+        return (0.0,) * len(queries)
+    return tuple(float(x) for x in queries @ np.asarray(stored, dtype=np.float32))
 
 
 class UnknownBookError(LookupError):

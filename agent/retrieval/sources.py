@@ -9,7 +9,13 @@ from core.store import BookIndex
 
 def candidate_from(hit: SearchHit) -> Candidate:
     """A search hit as the state carries it."""
-    return Candidate(id=hit.id, score=hit.score, dense_score=hit.dense_score, payload=hit.payload)
+    return Candidate(
+        id=hit.id,
+        score=hit.score,
+        dense_score=hit.dense_score,
+        dense_scores=list(hit.dense_scores),
+        payload=hit.payload,
+    )
 
 
 def hit_from(candidate: Candidate) -> SearchHit:

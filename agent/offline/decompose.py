@@ -1,0 +1,51 @@
+"""Questions in several parts: split them, so each part's best section can be kept.
+
+"How do forward and inverse kinematics differ, and what makes the inverse problem harder?"
+asks two things that a book answers in two sections. One search for the whole question tends
+to return the section that matches most of its words several times over, and the other part
+goes missing. The graph searches for the whole question and for every part together, then
+makes sure each part's best section is among the first (`agent.offline.ranking.cover_parts`).
+
+The split is by the question's grammar only, so it holds for any book: a comparison ("the
+difference between A and B", "A vs B") gives its two sides; otherwise a new clause opened by
+", and" / ", but" / ";" / a second question / "and how|what|why..." starts a part (a
+sentence that only sets the scene before the question is not a part). A part must
+name a topic (enough topic terms) or it is not a part: "..., and can I change that?" is not.
+"""
+
+import re
+
+from agent.offline.text import terms, topic_terms
+
+QUESTION_WORDS = (
+    "how|what|why|when|where|which|who|whether|can|could|should|does|do|is|are|will|would|then"
+)
+CLAUSE_BREAK = re.compile(
+    rf"(?:,\s*(?:and|but|or|plus)\s+|;\s*|(?<=\?)\s+|\s+and\s+(?=(?:{QUESTION_WORDS})\b))",
+    re.IGNORECASE,
+)
+BETWEEN = re.compile(r"\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[?.!]|$)", re.I)
+VERSUS = re.compile(r"(\S+(?:\s+\S+)?)\s+(?:vs\.?|versus)\s+(\S+(?:\s+\S+)?)", re.I)
+MIN_CLAUSE_TERMS = 2
+MAX_PARTS = 3
+
+
+def question_parts(question: str) -> list[str]:
+    """The question's parts when it asks more than one thing (at most three), else []."""
+    sides = BETWEEN.search(question) or VERSUS.search(question)
+    if sides:
+        parts = [_trimmed(side) for side in sides.groups()]
+        return parts if all(parts) else []
+    clauses = [c.strip(" ,;?") for c in CLAUSE_BREAK.split(question)]
+    parts = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
+    return parts[:MAX_PARTS] if len(parts) > 1 else []
+
+
+def _trimmed(side: str) -> str:
+    """A comparison's side without the stopwords around it ("spaces for" -> "spaces")."""
+    words = side.strip(" ,?").split()
+    while words and not terms(words[-1]):
+        words.pop()
+    while words and not terms(words[0]):
+        words.pop(0)
+    return " ".join(words)

@@ -1,0 +1,78 @@
+"""Questions in several parts: how they split, and how each part's best section moves up."""
+
+import pytest
+
+from agent.offline.decompose import question_parts
+from agent.offline.ranking import cover_parts
+from agent.offline.text import terms
+from agent.retrieval.vocabulary import Vocabulary
+from agent.state import Candidate
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "What is the difference between a mutex and a semaphore?",
+            ["mutex", "semaphore"],
+        ),
+        ("Tabs vs spaces for indentation?", ["Tabs", "spaces"]),
+        (
+            "How does the garbage collector find dead objects, and why does it pause threads?",
+            [
+                "How does the garbage collector find dead objects",
+                "why does it pause threads",
+            ],
+        ),
+        (
+            "Which log levels exist and how do I change the default level for one module?",
+            ["Which log levels exist", "how do I change the default level for one module"],
+        ),
+        (
+            "Where are sessions stored? Can two servers share the session store?",
+            ["Where are sessions stored", "Can two servers share the session store"],
+        ),
+    ],
+)
+def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
+    assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the garbage collector find dead objects?",
+        # a scene-setting sentence before the question is not a part of its own
+        "My build keeps failing on the lint step. How do I see which rule fails?",
+        # a clause that names no topic is not a part either
+        "Which config file wins over the others, and can I change that?",
+        "How do read and write locks differ?",
+    ],
+)
+def test_a_question_that_asks_one_thing_is_not_split(question):
+    assert question_parts(question) == []
+
+
+def candidate(chunk_id: str, heading: str, dense: float, part_dense: list[float]) -> Candidate:
+    return Candidate(
+        id=chunk_id,
+        score=1.0,
+        dense_score=dense,
+        dense_scores=[dense, *part_dense],
+        payload={"title": "Memory", "heading_path": ["Memory", heading], "embedded_text": heading},
+    )
+
+
+def test_each_parts_best_section_follows_the_questions_best_one():
+    words = "garbage collector dead objects pause threads finalizers heap sizing"
+    vocabulary = Vocabulary({t: 2 for t in terms(words)}, 50)
+    ranked = [
+        candidate("a", "How the garbage collector finds dead objects", 0.8, [0.8, 0.3]),
+        candidate("b", "Finalizers and dead objects", 0.7, [0.6, 0.2]),
+        candidate("c", "Heap sizing for the garbage collector", 0.6, [0.5, 0.3]),
+        candidate("d", "Why collection pauses threads", 0.4, [0.2, 0.9]),
+    ]
+    parts = ["How does the garbage collector find dead objects", "why does it pause threads"]
+    order = [c["id"] for c in cover_parts(ranked, parts, vocabulary)]
+    assert order == ["a", "d", "b", "c"]
+    assert [c["id"] for c in cover_parts(ranked, [], vocabulary)] == ["a", "b", "c", "d"]
