@@ -35,7 +35,7 @@ from agent.llm import LLMUnavailableError
 from agent.offline import extractive
 from agent.offline.condense import condense_rules, topic_words
 from agent.offline.decompose import question_parts
-from agent.offline.grading import GradeThresholds, grade_offline, off_book
+from agent.offline.grading import GradeThresholds, grade_offline, off_book, passing_names
 from agent.offline.ranking import cover_parts, rank_candidates
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
@@ -246,7 +246,10 @@ async def _kept_offline(
         else rank_candidates(question, candidates, vocabulary)
     )
     passing = {c["id"] for c in grade_offline(ranked, thresholds)}
-    return [c for c in candidates if c["id"] in passing]
+    kept = [c for c in candidates if c["id"] in passing]
+    if kept and passing_names(question, vocabulary, kept):
+        return None
+    return kept
 
 
 def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:

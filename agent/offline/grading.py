@@ -2,11 +2,14 @@
 
 A question is off-book when it names something the book never mentions (a product, robot or
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
-"Roomba" or "MoveIt"), or when most of its topic weight sits on words the book never uses (a
-question about risotto). Plain unknown words alone do not decide it: readers paraphrase
-("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its embedding is
-close enough to the question and it covers some of the question's topic terms. The thresholds
-were calibrated on in-scope and out-of-scope questions; the graph's context inherits them.
+"Roomba" or "MoveIt"); when it names something the book mentions only in passing and none of
+the chunks an answer would be built from mention it (another library's feature, asked of docs
+that name that library once in a comparison); or when most of its topic weight sits on words
+the book never uses (a question about risotto). Plain unknown words alone do not decide it:
+readers paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when
+its embedding is close enough to the question and it covers some of the question's topic
+terms. The thresholds were calibrated on in-scope and out-of-scope questions; the graph's
+context inherits them.
 """
 
 import re
@@ -16,24 +19,60 @@ from agent.offline.text import terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#.-]*[A-Za-z0-9+#]|[A-Za-z]")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
+
+
+PASSING_MENTIONS = 3
+"""A name the book uses in at most this many chunks is only mentioned in passing."""
+
+
+def question_names(question: str) -> list[str]:
+    """Words of the question that name something: all-caps, CamelCase, identifier-like
+    (`max_width`, `rustfmt.toml`) or capitalised.
+
+    A capitalised word that opens a sentence counts only when it is one of the others: "How"
+    and "Colleagues" open sentences, "MoveIt" is a name wherever it stands.
+    """
+    names = []
+    for match in WORD.finditer(question):
+        word = match.group()
+        named = (
+            (word.isupper() and len(word) > 1)
+            or re.search(r"[a-z][A-Z]", word)
+            or re.search(r"[A-Za-z][_.][A-Za-z]", word)
+        )
+        opens_sentence = not question[: match.start()].strip() or re.search(
+            r"[.?!:]\s*$", question[: match.start()]
+        )
+        capitalised = word[0].isupper() and not opens_sentence
+        if (named or capitalised) and terms(word):
+            names.append(word)
+    return names
 
 
 def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """Names in the question that the book never uses.
+    """Names in the question that the book never uses."""
+    return [
+        name
+        for name in question_names(question)
+        if not all(vocabulary.knows(t) for t in terms(name))
+    ]
 
-    A capitalised first word counts only if it names a topic ("Roomba …"), not when it is
-    the question word ("How …").
+
+def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> list[str]:
+    """Names the book mentions only in passing, and none of the `kept` chunks mentions.
+
+    Such a name is what the question is about, and the chunks that would answer it are about
+    something else: answering would explain the book's own topic in the other thing's place.
     """
-    names = []
-    for position, word in enumerate(WORD.findall(question)):
-        named = (word.isupper() and len(word) > 1) or re.search(r"[a-z][A-Z]", word)
-        capitalised = word[0].isupper() and (position > 0 or topic_terms(word))
-        if named or capitalised:
-            word_terms = terms(word)
-            if word_terms and not all(vocabulary.knows(t) for t in word_terms):
-                names.append(word)
-    return names
+    present = terms(" ".join(c["payload"].get("text", "") for c in kept))
+    passing = []
+    for name in question_names(question):
+        name_terms = terms(name)
+        rarest = min(vocabulary.document_frequency.get(t, 0) for t in name_terms)
+        if 0 < rarest <= PASSING_MENTIONS and not name_terms & present:
+            passing.append(name)
+    return passing
 
 
 @dataclass(kw_only=True)

@@ -1,0 +1,45 @@
+"""Names in a question, and the ones a book only mentions in passing (refused offline)."""
+
+from agent.offline.grading import passing_names, question_names, unknown_names
+from agent.offline.text import terms
+from agent.retrieval.vocabulary import Vocabulary
+from agent.state import Candidate
+
+
+def test_names_are_caps_camel_case_identifiers_or_capitalised_inside_a_sentence():
+    assert question_names("How do I set rustfmt's max_width in rustfmt.toml?") == [
+        "max_width",
+        "rustfmt.toml",
+    ]
+    assert question_names("Does MoveIt run on ROS?") == ["MoveIt", "ROS"]
+    assert question_names("Is a Roomba a robot?") == ["Roomba"]
+    # the word that opens a sentence is capitalised for grammar, not because it is a name
+    assert question_names("Colleagues commit files. Which setting fixes it?") == []
+
+
+def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
+    vocabulary = Vocabulary({t: 4 for t in terms("line endings repository windows")}, 100)
+    assert unknown_names("Colleagues on Windows change line endings. Why?", vocabulary) == []
+    assert unknown_names("Which is better, Roomba or Windows?", vocabulary) == ["Roomba"]
+
+
+def chunk(text: str) -> Candidate:
+    return Candidate(id=text[:8], score=1.0, dense_score=0.5, payload={"text": text})
+
+
+def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_mentions_it():
+    vocabulary = Vocabulary(
+        {
+            **{t: 40 for t in terms("store state reducer middleware")},
+            **{t: 1 for t in terms("Zustand")},
+        },
+        200,
+    )
+    question = "How do I persist state with Zustand middleware?"
+    about_something_else = [chunk("Middleware wraps the store's dispatch to persist state.")]
+    assert passing_names(question, vocabulary, about_something_else) == ["Zustand"]
+    about_it = [chunk("Unlike Zustand, this store keeps one reducer.")]
+    assert passing_names(question, vocabulary, about_it) == []
+    # a name the book uses often is its own topic, whatever was kept
+    common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("Zustand")}}, 200)
+    assert passing_names(question, common, about_something_else) == []
