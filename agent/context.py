@@ -30,8 +30,8 @@ class Context(GradeThresholds):
     """Rewrites of a question that found nothing relevant, before refusing."""
     history_window: int = 10
     """Messages of the conversation used to understand a follow-up."""
-    book_title: str = "the book"
-    """How prompts name the book."""
+    book_title: str | None = None
+    """How prompts name the book; None: the deployment's `DOCS_NAME`."""
     answer_prompt: str = field(default=prompts.ANSWER_SYSTEM)
     highlight_prompt: str = field(default=prompts.HIGHLIGHT_SYSTEM)
     condense_prompt: str = field(default=prompts.CONDENSE_SYSTEM)

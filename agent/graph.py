@@ -39,7 +39,7 @@ from agent.offline.grading import GradeThresholds, grade_offline, off_book, pass
 from agent.offline.ranking import cover_parts, rank_candidates
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
-from agent.prompts import REFUSAL, as_data
+from agent.prompts import as_data, refusal
 from agent.resources import current_resources
 from agent.retrieval.search import SearchFilters
 from agent.retrieval.sources import candidate_from, expand_fragments, number_sources
@@ -51,8 +51,8 @@ from core.store import BookIndex
 log = logging.getLogger("bookrag.agent")
 
 DEGRADED_NOTE = (
-    "(The language model is unavailable right now, so here are the passages of the book that "
-    "answer your question.)\n\n"
+    "(The language model is unavailable right now, so here are the passages that answer your "
+    "question.)\n\n"
 )
 
 T = TypeVar("T")
@@ -317,7 +317,8 @@ async def _answer_with_llm(
         f"[{s['n']}] {s['title']} › {s['heading']}\n{as_data(d['payload']['text'])}"
         for s, d in zip(sources, state["documents"], strict=True)
     )
-    system = ctx.answer_prompt.format(book_title=ctx.book_title, sources=listing)
+    book_title = ctx.book_title or (await current_resources()).settings.docs_name
+    system = ctx.answer_prompt.format(book_title=book_title, sources=listing)
     question = HumanMessage(state["standalone_question"])
     messages = [SystemMessage(system), *_history(state, runtime), question]
     guard = CitationFilter({s["n"] for s in sources})
@@ -350,13 +351,13 @@ async def _stream_reply(
 
 
 async def refuse(state: State) -> dict[str, Any]:
-    """Say honestly that the book does not cover this; name the nearest chapters, uncited."""
+    """Say honestly that the book does not cover this; name the nearest pages, uncited."""
     nearest = list(
         dict.fromkeys(c["payload"].get("title", "") for c in state.get("candidates", [])[:3])
     )
-    text = REFUSAL
+    text = refusal((await current_resources()).settings.docs_name)
     if nearest:
-        text += " The closest chapters are: " + "; ".join(t for t in nearest if t) + "."
+        text += " The closest pages are: " + "; ".join(t for t in nearest if t) + "."
     reason = state.get("refusal_reason") or "not_found"
     return {**_emit_answer(await _answer_stream(), [text], []), "refusal_reason": reason}
 

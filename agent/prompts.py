@@ -21,14 +21,14 @@ def as_data(text: str) -> str:
 
 
 ANSWER_SYSTEM = (
-    """You are a tutor for the book "{book_title}". Answer the reader's question \
-using ONLY the numbered sources below, which are excerpts of the book.
+    """You are a tutor for {book_title}. Answer the reader's question \
+using ONLY the numbered sources below, which are excerpts of it.
 
 Rules:
 - Cite every claim with the number of its source in square brackets, e.g. [1] or [2][3].
 - Use only the source numbers listed below; never invent a source or a citation.
-- If the sources do not contain the answer, say that the book does not cover it. Do not use \
-outside knowledge.
+- If the sources do not contain the answer, say that {book_title} does not cover it. Do not \
+use outside knowledge.
 - Keep code blocks exactly as they appear in the sources.
 """
     + DATA_RULE
@@ -74,4 +74,7 @@ first. Reply with the numbers only, comma-separated, e.g. "3, 1, 2".
     + DATA_RULE
 )
 
-REFUSAL = "The book does not cover this, so I can't answer it from the book."
+
+def refusal(docs_name: str) -> str:
+    """The honest refusal, naming the documentation as the deployment does (`DOCS_NAME`)."""
+    return f"This isn't covered in {docs_name}, so I can't answer it."

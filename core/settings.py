@@ -15,6 +15,12 @@ class Settings(BaseSettings):
     book_docs_dir: Path = Field(Path("book/docs"), description="Docusaurus docs folder to ingest.")
     book_id: str = Field("physical-ai-handbook", description="Tenant id stored on every chunk.")
     site_url: str = Field("http://localhost:3000", description="Origin of the published book.")
+    docs_name: str = Field(
+        "the book",
+        min_length=1,
+        description="How answers and refusals name the documentation, as its site does "
+        "(e.g. 'the Redux docs').",
+    )
     site_base_url: str = Field("/", description="Docusaurus `baseUrl` of the site.")
     docs_route_base: str = Field("docs", description="Docusaurus docs `routeBasePath`.")
     link_hosts: list[str] = Field(

@@ -9,7 +9,7 @@ from agent.context import Context
 from agent.graph import builder, graph, query_graph
 from agent.inputs import InvalidTurnError
 from agent.offline.extractive import NOT_IN_SELECTION
-from agent.prompts import REFUSAL
+from agent.prompts import refusal
 from agent.resources import Resources
 from tests.fakes import spied
 
@@ -57,9 +57,17 @@ async def test_answer_streams_tokens_then_exactly_one_sources_event(book):
 )
 async def test_off_book_questions_are_refused_without_citations(book, question):
     result = await ask(book, question)
-    assert result["answer"].startswith(REFUSAL)
+    assert result["answer"].startswith(refusal("the book"))
     assert result["sources"] == [] and result["refusal_reason"] == "off_book"
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
+
+
+async def test_a_refusal_names_the_documentation_as_the_deployment_does(book):
+    settings = book.settings.model_copy(update={"docs_name": "the Kettle Handbook"})
+    docs = Resources(settings, book.searcher, None)
+    result = await ask(docs, "How do I bake a sourdough bread at home?")
+    assert result["answer"].startswith("This isn't covered in the Kettle Handbook, so I can't")
+    assert "the book" not in result["answer"]
 
 
 async def test_without_the_reranker_the_offline_grader_still_finds_the_section(book):
@@ -86,7 +94,7 @@ async def test_nothing_relevant_is_reworded_once_then_refused(book):
     result = await ask(
         book, "What does nvblox produce from depth images?", filters={"module": "ros2"}
     )
-    assert result["answer"].startswith(REFUSAL)
+    assert result["answer"].startswith(refusal("the book"))
     assert result["refusal_reason"] == "not_found" and result["rewrite_count"] == 1
     assert result["sources"] == []
 

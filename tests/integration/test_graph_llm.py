@@ -5,7 +5,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.context import Context
 from agent.graph import DEGRADED_NOTE, graph
-from agent.prompts import CONDENSE_SYSTEM, REFUSAL
+from agent.prompts import CONDENSE_SYSTEM, refusal
 from agent.resources import Resources, load_chat_model
 from tests.fakes import CountingSearcher, ScriptedChatModel, stub_openai
 
@@ -51,7 +51,7 @@ async def test_grader_keeps_all_then_answer_keeps_valid_citations_and_drops_inve
 async def test_grader_saying_no_rewrites_once_then_refuses(book):
     model = FakeListChatModel(responses=["none"])
     result, _ = await run(with_model(book, model))
-    assert result["answer"].startswith(REFUSAL)
+    assert result["answer"].startswith(refusal("the book"))
     assert result["rewrite_count"] == 1 and result["sources"] == []
 
 

@@ -46,7 +46,7 @@ async def test_query_answers_with_cited_sections_and_stores_the_turn(api):
 async def test_off_book_question_is_refused_without_sources(api):
     reply = await ask(api, "What is a good recipe for sourdough bread?")
     assert reply["refused"] and reply["sources"] == []
-    assert "does not cover" in reply["answer"]
+    assert reply["answer"].startswith("This isn't covered in the book")
 
 
 async def test_top_k_caps_the_sources(api):
