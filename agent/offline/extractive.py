@@ -1,15 +1,25 @@
 """Answers composed from the book's own sentences, for when no LLM is configured.
 
-From the graded chunks we take the sentences, list items and code blocks that best cover the
-question's topic, keep them in reading order, and cite each one. The best chunk always
-contributes, so an answer never rests on a stray sentence elsewhere; a structural question
-("what are the learning objectives…") gets its section's list whole, and a request for code
-gets the best code block whole.
+Each graded chunk is cut into units (sentences, list items, headings, tables, code blocks)
+that remember their paragraph or list. A unit's relevance is the share of the question's topic
+terms it holds, each term weighted by how rare it is among the units (a word on every line,
+such as the book's subject, tells the units apart least), with some credit for the headings
+above it. The best chunk's most relevant units speak first (the reranker's first choice always
+contributes), another chunk adds a unit only when that unit is relevant on its own and brings
+a topic term the answer lacks. Then each unit gets what it needs to be read (`cohesion`): the
+sentence its "it" points back to, its numbered list whole, what its lead-in introduces. A
+structural question ("what are the learning objectives…") gets its section's list whole, and
+a request for code gets the best code block whole. When no unit holds the question's main
+topic, the answer says the book only touches it before giving the closest material.
 """
 
-from dataclasses import dataclass
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
+from agent.offline.cohesion import Place, answering_rows, with_context
 from agent.offline.text import (
+    answer_terms,
     asks_for_code,
     heading_answers_intent,
     heading_text,
@@ -17,7 +27,7 @@ from agent.offline.text import (
     is_code,
     is_heading,
     is_list_item,
-    split_units,
+    parse_units,
     structural_intent,
     terms,
     topic_terms,
@@ -26,11 +36,32 @@ from agent.offline.text import (
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
-SECONDARY_UNITS = 3
-"""How many sentences the other sources may add to the best source's three."""
-MIN_SECONDARY_COVERAGE = 0.25
-"""Share of the question's topic terms a secondary sentence must contain."""
+FIRST_UNITS = 3
+"""How many units the best source gives on their own merit."""
+SECONDARY_UNITS = 4
+"""How many units the other sources may add."""
+UNITS_PER_SOURCE = 2
+"""How many of those one other source may give."""
+RELATIVE_RELEVANCE = 0.3
+"""A unit of the best source must be this close to its best unit's relevance."""
+MIN_SECONDARY_RELEVANCE = 0.1
+"""Weighted share of the question's topic the best unit of another source must hold (its
+second best, twice as much): low, because the reranker's first choice is often not the section
+that answers, yet high enough to leave out a sentence that shares one common word."""
+STRONG_COVERAGE = 0.75
+"""Once the best source holds this much of the question's topic in one unit, another source
+speaks only to add a topic term (see also `DIRECT_COVERAGE`)."""
+SHORT_CODE_LINES = 4
+"""A prose answer may quote a code block this short (fence lines aside)."""
+HEADING_CREDIT = 0.3
+"""What a topic term counts for when it is in a unit's heading rather than in the unit."""
 DOCUMENT_PRIOR = (1.0, 0.75, 0.6, 0.5, 0.4)
+DIRECT_COVERAGE = 0.35
+"""Below this share of the question's topic in every unit (and with no heading naming any of
+it), the book only touches the question. Set low: a paraphrased question shares few words with
+the passage that answers it, and saying "not directly" of an answer is worse than not saying
+it."""
+ONLY_TOUCHED = "The book does not seem to answer this directly; these are its closest passages:"
 NOT_IN_SELECTION = (
     "The selected text does not seem to answer this question. Try selecting a passage that "
     "covers it, or ask without a selection to search the whole book."
@@ -38,85 +69,145 @@ NOT_IN_SELECTION = (
 
 
 @dataclass(frozen=True)
-class Excerpt:
-    """A unit of text taken from a source, with the source's position in the document list."""
+class Excerpt(Place):
+    """A unit of text taken from a source, with how well it answers the question."""
 
-    text: str
-    document: int
-    position: int
-    score: float
-    coverage: float
+    score: float = 0.0
+    """Relevance times the source's rank prior: what the selection sorts by."""
+    topic: frozenset[int] = frozenset()
+    """The question's topic terms in the unit or its headings."""
+    headed: bool = False
+    """Whether the unit's heading holds one of the question's topic terms."""
+    coverage: float = 0.0
+    """Weighted share of the question's topic terms in the unit (and its headings)."""
+    note: bool = False
+    """A sentence of ours, not the book's: printed without a citation."""
 
 
-def _coverage(wanted: frozenset[int], unit: str) -> float:
-    return len(wanted & terms(unit)) / len(wanted) if wanted else 0.0
+def _term_weights(wanted: frozenset[int], units: list[str]) -> dict[int, float]:
+    """IDF of each wanted term over the units; terms no unit holds get the highest weight."""
+    found = [terms(unit) for unit in units]
+    weights = {}
+    for term in wanted:
+        frequency = sum(term in unit_terms for unit_terms in found)
+        weights[term] = math.log(1 + len(found) / max(frequency, 0.5))
+    return weights
 
 
-def _score_units(question: str, texts: list[str]) -> list[Excerpt]:
-    wanted = topic_terms(question)
+def _coverage(weights: dict[int, float], unit: frozenset[int], heading: frozenset[int]) -> float:
+    total = sum(weights.values())
+    if not total:
+        return 0.0
+    inside = sum(w for t, w in weights.items() if t in unit)
+    above = sum(w for t, w in weights.items() if t in heading and t not in unit)
+    return (inside + HEADING_CREDIT * above) / total
+
+
+def _score_units(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
+    parsed = [parse_units(text) for text in texts]
+    weights = _term_weights(answer_terms(question), [u.text for units in parsed for u in units])
     excerpts = []
-    for document, text in enumerate(texts):
+    for document, units in enumerate(parsed):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
-        for position, unit in enumerate(split_units(text)):
-            coverage = _coverage(wanted, unit)
+        heading = terms(headings[document]) if document < len(headings) else frozenset()
+        for position, unit in enumerate(units):
+            if is_heading(unit.text):
+                heading = terms(heading_text(unit.text))
+            coverage = _coverage(weights, terms(unit.text), heading)
             score = coverage * prior + 0.05 / (1 + position)
-            excerpts.append(Excerpt(unit, document, position, score, coverage))
+            topic = frozenset(weights) & (terms(unit.text) | heading)
+            excerpt = Excerpt(document, position, unit.group, unit.ordered, unit.text, score)
+            headed = bool(heading & topic)
+            excerpts.append(replace(excerpt, coverage=coverage, topic=topic, headed=headed))
     return excerpts
 
 
 def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
-    every = _score_units(question, texts)
+    every = _score_units(question, texts, headings)
     excerpts = [e for e in every if not is_heading(e.text)]  # headings come with what they head
     if not excerpts:
         return []
-    chosen: list[Excerpt] = []
+    structural = _structural(question, excerpts, headings)
+    chosen = structural or _code(question, excerpts) or _prose(excerpts)
+    wanted = answer_terms(question)
+    unique: dict[str, Excerpt] = {}
+    for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
+        if is_block(excerpt.text):
+            excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
+        unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
+    answer = list(unique.values())
+    if structural or not _only_touched(excerpts):
+        return answer
+    return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _only_touched(excerpts: list[Excerpt]) -> bool:
+    """Whether the sources barely meet the question: no unit holds a good part of its topic,
+    and no heading names any of it."""
+    return not any(e.coverage >= DIRECT_COVERAGE or e.headed for e in excerpts)
+
+
+def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:
+    """The best section's list whole, when the question asks for that kind of section."""
     intent = structural_intent(question)
     if intent and headings and heading_answers_intent(intent, headings[0]):
-        chosen = [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
-    elif asks_for_code(question):
-        code = [e for e in excerpts if is_code(e.text) and e.document < CODE_DOCUMENTS]
-        if code:  # the best-ranked source's best block: rank beats a block's word overlap
-            best = min(code, key=lambda e: (e.document, -e.score))
-            prose = [e for e in excerpts if not is_code(e.text)]
-            lead = sorted((e for e in prose if e.document == best.document), key=lambda e: -e.score)
-            top = sorted((e for e in prose if e.document == 0), key=lambda e: -e.score)
-            chosen = [best, *lead[:2], *(top[:2] if best.document else [])]
-    if not chosen:
-        excerpts = [e for e in excerpts if not is_code(e.text)]  # prose answers cite prose
-        first = sorted((e for e in excerpts if e.document == 0), key=lambda e: -e.score)
-        chosen = first[:3]
-        others = [e for e in excerpts if e.document > 0 and e.coverage >= MIN_SECONDARY_COVERAGE]
-        chosen += sorted(others, key=lambda e: -e.score)[:SECONDARY_UNITS]
-    chosen += _introduced(chosen, every)
-    unique: dict[str, Excerpt] = {}
-    for excerpt in sorted(chosen, key=lambda e: (e.document, e.position)):
-        unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
-    return list(unique.values())
+        return [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
+    return []
 
 
-def _introduced(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
-    """What chosen lead-ins ending in ":" introduce: the sentence, table or code right after
-    them, or the whole list (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
-    by_place = {(e.document, e.position): e for e in excerpts}
-    follow = []
-    for excerpt in chosen:
-        if not excerpt.text.rstrip().endswith(":"):
+def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
+    """The best-ranked source's best code block with its best sentences, for a code request."""
+    if not asks_for_code(question):
+        return []
+    code = [e for e in excerpts if is_code(e.text) and e.document < CODE_DOCUMENTS]
+    if not code:
+        return []
+    best = min(code, key=lambda e: (e.document, -e.score))  # rank beats a block's word overlap
+    prose = [e for e in excerpts if not is_code(e.text)]
+    lead = _best(e for e in prose if e.document == best.document)
+    top = _best(e for e in prose if e.document == 0)
+    return [best, *lead[:2], *(top[:2] if best.document else [])]
+
+
+def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
+    """Relevant excerpts, best first, that come close enough to the best one."""
+    ranked = sorted(excerpts, key=lambda e: -e.score)
+    if not ranked:
+        return []
+    floor = RELATIVE_RELEVANCE * ranked[0].coverage
+    return [ranked[0], *(e for e in ranked[1:] if e.coverage > 0 and e.coverage >= floor)]
+
+
+def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
+    """The best source's most relevant units, then what the others add."""
+    excerpts = [e for e in excerpts if not is_code(e.text) or _short(e.text)]
+    chosen = _best(e for e in excerpts if e.document == 0)[:FIRST_UNITS]
+    return chosen + _from_others(chosen, [e for e in excerpts if e.document > 0])
+
+
+def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
+    """The other sources' best units: any that add a topic term to what `chosen` says, or,
+    when `chosen` answers only weakly, any relevant one."""
+    said = frozenset().union(*(e.topic for e in chosen))
+    strong = max(e.coverage for e in chosen) >= STRONG_COVERAGE
+    documents = sorted({e.document for e in others})
+    ranked = [_best(e for e in others if e.document == d)[:UNITS_PER_SOURCE] for d in documents]
+    rounds = [(i, units[i]) for i in range(UNITS_PER_SOURCE) for units in ranked if i < len(units)]
+    added: list[Excerpt] = []
+    for i, excerpt in rounds:  # each source's best unit first, then each one's second best
+        if excerpt.coverage < MIN_SECONDARY_RELEVANCE * (1 + i) or len(added) == SECONDARY_UNITS:
             continue
-        place = excerpt.position + 1
-        nxt = by_place.get((excerpt.document, place))
-        if nxt is not None and not (is_list_item(nxt.text) or is_heading(nxt.text)):
-            follow.append(nxt)
-            continue
-        items = 0
-        while nxt is not None and (is_list_item(nxt.text) or is_heading(nxt.text)):
-            items += is_list_item(nxt.text)
-            if items > MAX_LIST_ITEMS:
-                break
-            follow.append(nxt)
-            place += 1
-            nxt = by_place.get((excerpt.document, place))
-    return follow
+        if excerpt.topic - said or not strong:
+            added.append(excerpt)
+            said |= excerpt.topic
+    return chosen + added
+
+
+def _short(code: str) -> bool:
+    """Whether a code block is short enough to be a prose answer's fact (a command, a line of
+    configuration), rather than a program that a request for code should ask for."""
+    return code.count("\n") <= SHORT_CODE_LINES + 1
 
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
@@ -125,7 +216,9 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     after_line = False  # a sentence after a heading or list item starts a new paragraph
     for excerpt in excerpts:
         citation = f"[{numbers[excerpt.document]}]"
-        if is_heading(excerpt.text):
+        if excerpt.note:
+            pieces.append(f"{excerpt.text}\n\n")
+        elif is_heading(excerpt.text):
             pieces.append(f"\n**{heading_text(excerpt.text)}**")
         elif is_block(excerpt.text):
             # a blank line after the block: a `[n]` right under a table would be one more row
@@ -141,7 +234,7 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
 
 def answer_from_selection(question: str, selection: str) -> str:
     """The sentences of the reader's selection that answer the question, or a plain 'no'."""
-    excerpts = [e for e in _score_units(question, [selection]) if not is_heading(e.text)]
+    excerpts = [e for e in _score_units(question, [selection], []) if not is_heading(e.text)]
     if not topic_terms(question):  # "what does this mean?": the selection is the topic
         return " ".join(e.text for e in excerpts[:3])
     relevant = [e for e in excerpts if e.score > 0.1]

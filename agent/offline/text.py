@@ -5,6 +5,7 @@ and the extractive answerer call "a term" is exactly what the keyword index matc
 """
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from core.embeddings import bm25_analyzer
@@ -34,6 +35,10 @@ CODE_INTENT = re.compile(
 )
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
 FENCE = re.compile(r"^(`{3,}|~{3,})")
+CODE_NAME = re.compile(r"`[^`]+`|\S*[-_./@]\w\S*|\w*[a-z][A-Z]\w*")
+ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
+ADMONITION = re.compile(r"^:::")
+TAG_LINE = re.compile(r"^</?[A-Za-z][\w.]*(\s[^<>]*)?/?>$")
 
 
 @lru_cache(maxsize=4096)
@@ -51,6 +56,13 @@ def framing_terms() -> frozenset[int]:
 def topic_terms(question: str) -> frozenset[int]:
     """The terms that say what a question is about."""
     return terms(question) - framing_terms()
+
+
+def answer_terms(question: str) -> frozenset[int]:
+    """The topic terms, plus every term of a name written as code (`--list-different`,
+    `use_sim_time`, `createSelector`), where even a framing word names the topic."""
+    names = " ".join(CODE_NAME.findall(question))
+    return topic_terms(question) | (terms(names) if names else frozenset())
 
 
 def structural_intent(question: str) -> str | None:
@@ -72,52 +84,133 @@ def asks_for_code(question: str) -> bool:
     return bool(CODE_INTENT.search(question))
 
 
+@dataclass(frozen=True)
+class Unit:
+    """A sentence, list item, heading, table or code block, with the block it belongs to."""
+
+    text: str
+    group: int
+    """Units of one paragraph, one list or one block share it; blocks are groups of their own."""
+    ordered: bool = False
+    """An item of a numbered list (readers need such a list whole)."""
+
+
 def split_units(markdown: str) -> list[str]:
     """Sentences, list items, headings, whole tables and whole code blocks of a chunk's text,
     in order. A heading unit keeps its `#` marks (see `is_heading`)."""
-    units: list[str] = []
-    fence: list[str] | None = None
-    paragraph: list[str] = []
-    table: list[str] = []
+    return [unit.text for unit in parse_units(markdown)]
 
-    def flush() -> None:
-        if paragraph:
-            text = " ".join(line.strip() for line in paragraph)
-            units.extend(s.strip() for s in SENTENCE_END.split(text) if s.strip())
-            paragraph.clear()
-        if table:
-            units.append("\n".join(table))
-            table.clear()
 
-    for line in markdown.splitlines():
-        if fence is not None:
-            fence.append(line)
-            if FENCE.match(line.strip()) and len(fence) > 1:
-                units.append("\n".join(fence))
-                fence = None
-            continue
+def parse_units(markdown: str) -> list[Unit]:
+    """The units of `markdown` in order, each with its paragraph, list or block."""
+    return _Parser().parse(markdown)
+
+
+class _Parser:
+    """One pass over the lines: paragraphs become sentences, lists items, blocks stay whole."""
+
+    def __init__(self) -> None:
+        self.units: list[Unit] = []
+        self.group = 0
+        self.paragraph: list[str] = []
+        self.table: list[str] = []
+        self.fence: list[str] | None = None
+        self.list_ordered: bool | None = None  # None outside a list
+        self.blank = False
+
+    def parse(self, markdown: str) -> list[Unit]:
+        for line in markdown.splitlines():
+            self.line(line)
+        self.flush()
+        if self.fence:
+            self.add("\n".join(self.fence))
+        return self.units
+
+    def add(self, text: str, ordered: bool = False) -> None:
+        self.units.append(Unit(text, self.group, ordered))
+
+    def new_group(self) -> None:
+        self.group += 1
+
+    def flush(self) -> None:
+        """End the open paragraph (or list item's text) and the open table."""
+        if self.paragraph:
+            text = " ".join(line.strip() for line in self.paragraph)
+            if self.list_ordered is not None and self.units and is_list_item(self.units[-1].text):
+                last = self.units.pop()  # a list item's continuation lines belong to it
+                self.add(f"{last.text} {text}", last.ordered)
+            else:
+                self.units.extend(
+                    Unit(s.strip(), self.group) for s in SENTENCE_END.split(text) if s.strip()
+                )
+            self.paragraph.clear()
+        if self.table:
+            self.new_group()
+            self.add("\n".join(self.table))
+            self.table.clear()
+            self.new_group()
+
+    def end_list(self) -> None:
+        if self.list_ordered is not None:
+            self.list_ordered = None
+            self.new_group()
+
+    def line(self, line: str) -> None:
+        if self.fence is not None:
+            self.fence.append(line)
+            if FENCE.match(line.strip()) and len(self.fence) > 1:
+                self.add("\n".join(self.fence))
+                self.fence = None
+                if self.list_ordered is None:
+                    self.new_group()
+            return
         stripped = line.strip()
+        indented = line[:1] in (" ", "\t")
+        blank_before, self.blank = self.blank, not stripped
+        if not stripped:
+            self.flush()
+            if self.list_ordered is None:
+                self.new_group()
+            return
+        if ADMONITION.match(stripped) or TAG_LINE.match(stripped):
+            self.flush()  # `:::tip` and lone JSX tags frame text; they are not text
+            self.end_list()
+            self.new_group()
+            return
         if stripped.startswith("|"):
-            if paragraph:
-                flush()
-            table.append(stripped)
-            continue
-        if table:
-            flush()
+            if self.paragraph:
+                self.flush()
+            self.end_list()
+            self.table.append(stripped)
+            return
+        if self.table:
+            self.flush()
+        in_list_block = self.list_ordered is not None and (indented or not blank_before)
         if FENCE.match(stripped):
-            flush()
-            fence = [line]
-        elif not stripped:
-            flush()
-        elif HEADING.match(stripped) or LIST_ITEM.match(stripped):
-            flush()
-            units.append(stripped)
+            self.flush()
+            if not (self.list_ordered is not None and indented):
+                self.end_list()
+                self.new_group()
+            self.fence = [line]
+        elif HEADING.match(stripped):
+            self.flush()
+            self.end_list()
+            self.new_group()
+            self.add(stripped)
+            self.new_group()
+        elif LIST_ITEM.match(stripped):
+            self.flush()
+            if self.list_ordered is None:
+                self.new_group()
+                self.list_ordered = bool(ORDERED_ITEM.match(stripped))
+            self.add(stripped, self.list_ordered)
+        elif in_list_block:
+            self.paragraph.append(line)
         else:
-            paragraph.append(line)
-    flush()
-    if fence:
-        units.append("\n".join(fence))
-    return units
+            if self.list_ordered is not None:
+                self.flush()
+                self.end_list()
+            self.paragraph.append(line)
 
 
 def is_heading(unit: str) -> bool:

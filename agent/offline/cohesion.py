@@ -1,0 +1,186 @@
+"""What an excerpt needs to be read on its own: the sentence its "it" or "these" points back
+to, its numbered list whole, the lead-in of its list, what its lead-in ending in ":" introduces,
+and, of a long table, the header with the rows that answer."""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from agent.offline.text import is_code, is_heading, is_list_item, terms
+
+OPENERS = frozenset(
+    (
+        *("this", "these", "that", "those", "such", "it", "its", "they", "them", "their"),
+        *("both", "here", "however", "instead", "otherwise", "therefore", "thus", "hence"),
+        *("so", "also", "then", "but", "still", "similarly", "likewise", "again"),
+        *("alternatively", "consequently", "additionally", "moreover", "furthermore"),
+        "meanwhile",
+    )
+)
+"""First words that make a sentence lean on the one before it."""
+OPENING_PHRASES = (
+    "for example",
+    "for instance",
+    "in that case",
+    "in this case",
+    "as a result",
+    "the same",
+    "the former",
+    "the latter",
+    "in addition",
+    "on the other hand",
+)
+REFERRING = frozenset(("it", "this", "they", "these", "its", "their"))
+"""First words by which a sentence goes on about what the one before it said."""
+EARLY_PRONOUNS = frozenset(("it", "they", "them"))
+"""Pronouns that, among a sentence's first words, usually name something said before."""
+EARLY_WORDS = 6
+CLOSING_DEMONSTRATIVES = frozenset(("this", "that", "these", "those", "them"))
+"""A sentence ending "…the standard framework for that." names what came before."""
+WORD = re.compile(r"[a-z]+")
+LIST_MARKER = re.compile(r"^([-*+]|\d+[.)])\s+")
+MAX_ORDERED_ITEMS = 12
+"""A numbered list up to this long is kept whole; a longer one keeps only the chosen steps."""
+MAX_LIST_ITEMS = 8
+"""A bulleted list up to this long is kept whole, and a lead-in ending in ":" brings it."""
+MAX_TABLE_ROWS = 8
+"""A longer table keeps its header and the rows that hold the question's terms."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a unit sits: document, position, paragraph/list/block group, numbered or not."""
+
+    document: int
+    position: int
+    group: int
+    ordered: bool
+    text: str
+
+
+P = TypeVar("P", bound=Place)
+
+
+def leans_back(sentence: str) -> bool:
+    """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
+    or a connective ("However"), names "it"/"them" among its first words, or ends on "that"."""
+    words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
+    if not words:
+        return False
+    opening = " ".join(words[:3])
+    return (
+        words[0] in OPENERS
+        or opening.startswith(OPENING_PHRASES)
+        or any(word in EARLY_PRONOUNS for word in words[1:EARLY_WORDS])
+        or words[-1] in CLOSING_DEMONSTRATIVES
+    )
+
+
+def opens_with_reference(sentence: str) -> bool:
+    """Whether a sentence's first word points back: "It", "This", "They", "These"."""
+    words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
+    return bool(words) and words[0] in REFERRING
+
+
+def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
+    """`chosen` and what it needs to be read, in no particular order."""
+    by_position = {(p.document, p.position): p for p in places}
+    picked = set(chosen)
+    picked |= _continuations(picked, by_position)
+    picked |= _introduced(picked, by_position, places)
+    for _ in range(2):  # an antecedent can open a list, a list's lead-in can lean back
+        picked |= _antecedents(picked, by_position)
+        picked |= _whole_lists(picked, places)
+        picked |= _list_lead_ins(picked, by_position, places)
+    return list(picked)
+
+
+def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
+    return by_position.get((place.document, place.position - 1))
+
+
+def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    found: set[P] = set()
+    for place in picked:
+        while not is_heading(place.text) and leans_back(place.text):
+            previous = _before(place, by_position)
+            if previous is None or is_heading(previous.text) or previous in picked | found:
+                break
+            found.add(previous)
+            place = previous
+    return found
+
+
+def _continuations(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    """The next sentence of a paragraph when it goes on about the same thing ("It also…")."""
+    found: set[P] = set()
+    for place in picked:
+        nxt = by_position.get((place.document, place.position + 1))
+        if nxt is not None and nxt.group == place.group and opens_with_reference(nxt.text):
+            found.add(nxt)
+    return found
+
+
+def _group(place: P, places: list[P]) -> list[P]:
+    return [p for p in places if p.document == place.document and p.group == place.group]
+
+
+def _items(group: list[P]) -> int:
+    return sum(is_list_item(p.text) for p in group)
+
+
+def _whole_lists(picked: set[P], places: list[P]) -> set[P]:
+    found: set[P] = set()
+    for place in picked:
+        if is_list_item(place.text) or place.ordered:
+            group = _group(place, places)
+            if _items(group) <= (MAX_ORDERED_ITEMS if place.ordered else MAX_LIST_ITEMS):
+                found.update(group)
+    return found
+
+
+def _list_lead_ins(
+    picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]
+) -> set[P]:
+    found: set[P] = set()
+    for place in picked:
+        if is_list_item(place.text):
+            first = min(_group(place, places), key=lambda p: p.position)
+            lead = _before(first, by_position)
+            if lead is not None and lead.text.rstrip().endswith(":"):
+                found.add(lead)
+    return found
+
+
+def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]) -> set[P]:
+    """What lead-ins ending in ":" introduce: the next sentence, table or code, or the list
+    right after them (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
+    found: set[P] = set()
+    for place in picked:
+        if not place.text.rstrip().endswith(":"):
+            continue
+        nxt = by_position.get((place.document, place.position + 1))
+        if nxt is None:
+            continue
+        if not (is_list_item(nxt.text) or is_heading(nxt.text)):
+            found.add(nxt)
+            continue
+        items = 0
+        while nxt is not None and (is_list_item(nxt.text) or is_heading(nxt.text)):
+            items += is_list_item(nxt.text)
+            if items > MAX_LIST_ITEMS:
+                break
+            found.update(_group(nxt, places) if nxt.ordered else [nxt])
+            nxt = by_position.get((nxt.document, nxt.position + 1))
+    return found
+
+
+def answering_rows(table: str, wanted: frozenset[int]) -> str:
+    """A table, or of a long one its header and the rows that hold any of `wanted`."""
+    lines = table.split("\n")
+    header, rows = lines[:2], lines[2:]
+    if len(rows) <= MAX_TABLE_ROWS or is_code(table):
+        return table
+    answering = [row for row in rows if wanted & terms(row)][:MAX_TABLE_ROWS]
+    return "\n".join([*header, *(answering or rows[:MAX_TABLE_ROWS])])

@@ -1,0 +1,90 @@
+"""Offline answers keep what a sentence needs to be read and leave out what does not answer."""
+
+from agent.offline.cohesion import leans_back
+from agent.offline.extractive import ONLY_TOUCHED, compose, select_excerpts
+from agent.offline.text import parse_units
+
+
+def answer(question: str, texts: list[str], headings: list[str] | None = None) -> str:
+    excerpts = select_excerpts(question, texts, headings or [""] * len(texts))
+    numbers = {document: n for n, document in enumerate(sorted({e.document for e in excerpts}), 1)}
+    return "".join(compose(excerpts, numbers))
+
+
+def test_a_sentence_that_points_back_keeps_the_sentence_it_points_to():
+    text = (
+        "A bakery bakes forty loaves before dawn. A **proofing cabinet** holds them at a warm, "
+        "steady humidity while the dough rises. Flour is sold in sacks of twenty kilograms."
+    )
+    said = answer("How does a proofing cabinet work?", [text], ["Proofing"])
+    assert said.index("A bakery bakes forty loaves") < said.index("A **proofing cabinet**")
+    assert "sacks of twenty" not in said
+
+
+def test_pronouns_and_connectives_make_a_sentence_lean_back():
+    assert leans_back("It keeps the dough warm.")
+    assert leans_back("However, rye needs less time.")
+    assert leans_back("A cabinet holds them at a steady heat.")
+    assert leans_back("A timer is the usual tool for that.")
+    assert not leans_back("A proofing cabinet keeps dough warm.")
+
+
+def test_a_numbered_list_is_kept_whole_when_one_step_answers():
+    text = (
+        "Shaping a loaf takes four steps:\n\n"
+        "1. Flatten the dough into a rectangle.\n"
+        "2. Fold the top third down.\n"
+        "3. Roll the dough tightly into a log and seal the seam.\n"
+        "4. Rest it seam side down.\n\n"
+        "A lame is a razor for scoring."
+    )
+    said = answer("How do I roll and seal the loaf?", [text], ["Shaping"])
+    steps = [said.index(f"{n}. ") for n in range(1, 5)]
+    assert steps == sorted(steps)
+    assert "Shaping a loaf takes four steps:" in said
+    assert "razor" not in said
+
+
+def test_list_items_with_continuation_lines_stay_one_unit_of_one_list():
+    units = parse_units("Steps:\n\n1. Mix\n   the flour\n2. Knead\n\nAfter the list.")
+    assert [u.text for u in units] == ["Steps:", "1. Mix the flour", "2. Knead", "After the list."]
+    assert units[1].group == units[2].group != units[3].group
+    assert units[1].ordered and not units[3].ordered
+
+
+def test_a_sentence_from_another_section_that_only_shares_names_is_left_out():
+    table = (
+        "Rye and spelt differ in the field and in the bowl:\n\n"
+        "| | Rye | Spelt |\n| --- | --- | --- |\n| Gluten | weak | fragile |\n"
+        "| Water | much | little |"
+    )
+    aside = "Weigh every ingredient when you bake with rye or spelt."
+    said = answer(
+        "What's the difference between rye and spelt?", [table, aside], ["Grains", "Scales"]
+    )
+    assert "| Gluten | weak | fragile |" in said
+    assert "Weigh every ingredient" not in said
+
+
+def test_rows_of_a_long_table_that_answer_are_carried():
+    rows = "\n".join(f"| grain{n} | {n * 10} minutes |" for n in range(12))
+    text = (
+        "Soaking times vary by grain:\n\n| grain | soak |\n| --- | --- |\n"
+        f"{rows}\n| barley | 45 minutes |"
+    )
+    said = answer("How long should barley soak?", [text], ["Soaking"])
+    assert "| barley | 45 minutes |" in said
+    assert "| grain | soak |" in said  # the header comes with its row
+    assert "grain11" not in said  # rows that do not answer stay out of a long table
+
+
+def test_a_question_the_sources_barely_touch_says_so_before_the_closest_passage():
+    text = "Sourdough rises slowly. The starter needs feeding twice a day at room temperature."
+    said = answer("How do I repair the mixer's gearbox motor?", [text], ["Starters"])
+    assert said.startswith(ONLY_TOUCHED)
+    assert "[1]" in said and ONLY_TOUCHED + " [1]" not in said  # our sentence cites nothing
+
+
+def test_a_question_the_sources_answer_gets_no_hedge():
+    text = "The starter needs feeding twice a day at room temperature."
+    assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
