@@ -61,7 +61,7 @@ DIRECT_COVERAGE = 0.35
 it), the book only touches the question. Set low: a paraphrased question shares few words with
 the passage that answers it, and saying "not directly" of an answer is worse than not saying
 it."""
-ONLY_TOUCHED = "The book does not seem to answer this directly; these are its closest passages:"
+ONLY_TOUCHED = "This does not seem to be answered directly; these are the closest passages:"
 NOT_IN_SELECTION = (
     "The selected text does not seem to answer this question. Try selecting a passage that "
     "covers it, or ask without a selection to search the whole book."
