@@ -39,6 +39,7 @@ CODE_NAME = re.compile(r"`[^`]+`|\S*[-_./@]\w\S*|\w*[a-z][A-Z]\w*")
 ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
 ADMONITION = re.compile(r"^:::")
 TAG_LINE = re.compile(r"^</?[A-Za-z][\w.]*(\s[^<>]*)?/?>$")
+BLOCKQUOTE = re.compile(r"^\s*(>\s?)+")
 
 
 @lru_cache(maxsize=4096)
@@ -164,6 +165,7 @@ class _Parser:
                 if self.list_ordered is None:
                     self.new_group()
             return
+        line = BLOCKQUOTE.sub("", line)  # a quote's text is text: its `>` would land mid-answer
         stripped = line.strip()
         indented = line[:1] in (" ", "\t")
         blank_before, self.blank = self.blank, not stripped

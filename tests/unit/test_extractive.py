@@ -88,3 +88,16 @@ def test_a_question_the_sources_barely_touch_says_so_before_the_closest_passage(
 def test_a_question_the_sources_answer_gets_no_hedge():
     text = "The starter needs feeding twice a day at room temperature."
     assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
+
+
+def test_a_quoted_paragraph_is_read_as_sentences_without_its_quote_markers():
+    units = parse_units(
+        "> Formatting debates cost teams hours.\n> A formatter ends them.\n\n"
+        "```diff\n> kept inside code\n```"
+    )
+    assert [u.text for u in units] == [
+        "Formatting debates cost teams hours.",
+        "A formatter ends them.",
+        "```diff\n> kept inside code\n```",
+    ]
+    assert units[0].group == units[1].group
