@@ -44,9 +44,9 @@ def locked_message(folder: object) -> str:
     """What to tell someone whose process could not open an embedded index held by another."""
     return (
         f"the embedded vector store {folder} is in use by another bookrag process (is "
-        "`bookrag serve` running?). Ask that server to ingest (POST /ingest_book with the "
-        "ADMIN_TOKEN bearer token), stop it first, or run Qdrant as a server and set QDRANT_URL "
-        "so several processes can share it."
+        "`bookrag serve` running?). If it is that server's configured book, ask the server to "
+        "ingest (POST /ingest_book with the ADMIN_TOKEN bearer token); otherwise stop it "
+        "first, or run Qdrant as a server and set QDRANT_URL so several processes can share it."
     )
 
 
