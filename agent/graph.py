@@ -36,7 +36,7 @@ from agent.offline import extractive
 from agent.offline.condense import condense_rules, topic_words
 from agent.offline.decompose import question_parts
 from agent.offline.grading import GradeThresholds, grade_offline, off_book, passing_names
-from agent.offline.ranking import cover_parts, rank_candidates
+from agent.offline.ranking import cover_parts, one_per_section, rank_candidates
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
@@ -190,7 +190,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
     ranked = rank_candidates(question, state["candidates"], vocabulary)
-    ranked = cover_parts(ranked, question_parts(question), vocabulary)
+    ranked = one_per_section(cover_parts(ranked, question_parts(question), vocabulary))
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
     top = ranked[: ctx.top_k * 2]

@@ -112,6 +112,21 @@ def cover_parts(
     return [first, *promoted, *(c for c in rest if c["id"] not in moved)]
 
 
+def one_per_section(ranked: list[Candidate]) -> list[Candidate]:
+    """`ranked` with each section's first chunk in place and its other chunks after every
+    section's first: a second part of a section takes no place another section could use
+    (the answer reads a chunk's neighbouring parts anyway)."""
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    firsts: list[Candidate] = []
+    repeats: list[Candidate] = []
+    for candidate in ranked:
+        payload = candidate["payload"]
+        section = (str(payload.get("doc_id", "")), tuple(payload.get("heading_path", [])))
+        (repeats if section in seen else firsts).append(candidate)
+        seen.add(section)
+    return firsts + repeats
+
+
 def _dense_for(candidate: Candidate, query_number: int) -> float:
     scores = candidate.get("dense_scores") or []
     return scores[query_number] if query_number < len(scores) else candidate["dense_score"]

@@ -1,9 +1,9 @@
-"""Questions in several parts: how they split, and how each part's best section moves up."""
+"""Questions in several parts, and sections that take one place each in the ranking."""
 
 import pytest
 
 from agent.offline.decompose import question_parts
-from agent.offline.ranking import cover_parts
+from agent.offline.ranking import cover_parts, one_per_section
 from agent.offline.text import terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
@@ -76,3 +76,16 @@ def test_each_parts_best_section_follows_the_questions_best_one():
     order = [c["id"] for c in cover_parts(ranked, parts, vocabulary)]
     assert order == ["a", "d", "b", "c"]
     assert [c["id"] for c in cover_parts(ranked, [], vocabulary)] == ["a", "b", "c", "d"]
+
+
+def test_a_sections_second_chunk_makes_way_for_other_sections():
+    def part(chunk_id: str, heading: str) -> Candidate:
+        return Candidate(
+            id=chunk_id,
+            score=1.0,
+            dense_score=0.5,
+            payload={"doc_id": "memory", "heading_path": ["Memory", heading]},
+        )
+
+    ranked = [part("a1", "Heap"), part("a2", "Heap"), part("b", "Stack"), part("c", "Arenas")]
+    assert [c["id"] for c in one_per_section(ranked)] == ["a1", "b", "c", "a2"]
