@@ -59,7 +59,6 @@ class Lifecycle:
             self._resources = await asyncio.to_thread(_deployment_resources, self.settings)
         await asyncio.to_thread(_warm_up, self._resources)
         self._books = BookSearchers(self.settings, self._resources.searcher)
-        self._by_book = {self._resources.settings.book_id: self._resources}
         self._pool = await open_pool(self.settings)
         self._watch = asyncio.create_task(keep_embedded_server_running(self.settings))
         try:
