@@ -65,14 +65,15 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
     """
-    present = terms(" ".join(c["payload"].get("text", "") for c in kept))
-    passing = []
-    for name in question_names(question):
-        name_terms = terms(name)
-        rarest = min(vocabulary.document_frequency.get(t, 0) for t in name_terms)
-        if 0 < rarest <= PASSING_MENTIONS and not name_terms & present:
-            passing.append(name)
-    return passing
+    rare = [
+        name
+        for name in question_names(question)
+        if 0 < min(vocabulary.document_frequency.get(t, 0) for t in terms(name)) <= PASSING_MENTIONS
+    ]
+    if not rare:  # most questions: the kept chunks need not be read
+        return []
+    present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
+    return [name for name in rare if not terms(name) & present]
 
 
 @dataclass(kw_only=True)
