@@ -92,14 +92,6 @@ BookDep = Annotated[Resources, Depends(_book_param)]
 """The resources of the book named by the `book_id` query parameter (404 when unknown)."""
 
 
-async def require_ingested(lifecycle: LifecycleDep) -> None:
-    """503 `not_ingested` while the book's index is empty (see `Lifecycle.ensure_ingested`)."""
-    await lifecycle.ensure_ingested()
-
-
-Ingested = Depends(require_ingested)
-
-
 async def limit_client(request: Request, limits: RateLimitsDep) -> None:
     """Count the request against its client address (429 when it sends too much)."""
     limits.check_client(request.client.host if request.client else "unknown")
