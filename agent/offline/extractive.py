@@ -190,7 +190,7 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
     """The other sources' best units: any that add a topic term to what `chosen` says, or,
     when `chosen` answers only weakly, any relevant one."""
     said = frozenset().union(*(e.topic for e in chosen))
-    strong = max(e.coverage for e in chosen) >= STRONG_COVERAGE
+    strong = any(e.coverage >= STRONG_COVERAGE for e in chosen)
     documents = sorted({e.document for e in others})
     ranked = [_best(e for e in others if e.document == d)[:UNITS_PER_SOURCE] for d in documents]
     rounds = [(i, units[i]) for i in range(UNITS_PER_SOURCE) for units in ranked if i < len(units)]

@@ -101,3 +101,11 @@ def test_a_quoted_paragraph_is_read_as_sentences_without_its_quote_markers():
         "```diff\n> kept inside code\n```",
     ]
     assert units[0].group == units[1].group
+
+
+def test_a_best_source_that_is_only_a_long_program_lets_the_next_source_answer():
+    program = "```python\n" + "\n".join(f"oven.step({n})" for n in range(12)) + "\n```"
+    prose = "The oven preheats to 220 degrees before the loaves go in."
+    said = answer("How hot does the oven get before baking?", [program, prose], ["", "Oven"])
+    assert "220 degrees" in said
+    assert "oven.step" not in said  # a prose question does not get a long program
