@@ -11,7 +11,7 @@ No cross-encoder can be installed offline, so candidates from hybrid retrieval a
 - `intent`: +1 when a structural question ("learning objectives", "next steps") meets a section
   of that name or a request for code meets a code-heavy section; -1 when a question that is not
   structural meets a summary, glossary, exercise or quiz section, which repeat topics without
-  explaining them,
+  explaining them (not a prerequisites section: setup steps, "install X first", live there),
 The weights come from a grid search on our humanoid-robotics question set (a neighbour-agreement
 signal was tried and earned weight 0); `bench.ranker` checks them leave-one-book-out against a
 fitted ranker. After ranking, `cover_parts` moves each part of a several-part question up, and
@@ -59,7 +59,7 @@ def _intent_match(question: str, payload: dict) -> float:
     section_type = payload.get("section_type")
     if wanted:
         return 1.0 if heading_answers_intent(wanted, heading) else 0.0
-    if section_type == "structural":
+    if section_type == "structural" and not heading_answers_intent("prerequisites", heading):
         return -1.0
     if asks_for_code(question):
         return 1.0 if section_type == "code_heavy" else 0.0
