@@ -180,10 +180,12 @@ def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
 
 
 def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
-    """The best source's most relevant units, then what the others add."""
-    excerpts = [e for e in excerpts if not is_code(e.text) or _short(e.text)]
-    chosen = _best(e for e in excerpts if e.document == 0)[:FIRST_UNITS]
-    return chosen + _from_others(chosen, [e for e in excerpts if e.document > 0])
+    """The best source's most relevant units, then what the others add. Long programs are left
+    out unless the sources hold nothing else; a source that is only a program gives way."""
+    excerpts = [e for e in excerpts if not is_code(e.text) or _short(e.text)] or excerpts
+    first = min(e.document for e in excerpts)
+    chosen = _best(e for e in excerpts if e.document == first)[:FIRST_UNITS]
+    return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
 
 
 def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:

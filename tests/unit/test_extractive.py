@@ -109,3 +109,9 @@ def test_a_best_source_that_is_only_a_long_program_lets_the_next_source_answer()
     said = answer("How hot does the oven get before baking?", [program, prose], ["", "Oven"])
     assert "220 degrees" in said
     assert "oven.step" not in said  # a prose question does not get a long program
+
+
+def test_sources_that_are_only_long_programs_still_give_an_answer():
+    program = "```python\n" + "\n".join(f"oven.step({n})" for n in range(12)) + "\n```"
+    said = answer("Why does the oven restart its steps?", [program, program.replace("(", "((")])
+    assert "oven.step(11)\n```\n\n[1]" in said  # the best source's program, cited
