@@ -24,6 +24,10 @@ class Context(GradeThresholds):
     reranker: Literal["heuristic", "llm", "none"] = "heuristic"
     """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured;
     `none` keeps the retrieval order (for measuring what reranking adds)."""
+    decomposer: Literal["rules", "llm"] = "rules"
+    """How a question in several parts is split before searching: by its grammar
+    (`agent.offline.decompose`), or, with `llm` and an LLM configured, by the LLM (the rules
+    when it fails)."""
     structural_expansion: bool = True
     """Also search by section name for questions about objectives, takeaways, next steps..."""
     max_rewrites: int = 1
@@ -38,6 +42,7 @@ class Context(GradeThresholds):
     grade_prompt: str = field(default=prompts.GRADE_SYSTEM)
     rewrite_prompt: str = field(default=prompts.REWRITE_SYSTEM)
     rerank_prompt: str = field(default=prompts.RERANK_SYSTEM)
+    decompose_prompt: str = field(default=prompts.DECOMPOSE_SYSTEM)
 
 
 def context_of(runtime: Runtime[Context]) -> Context:

@@ -110,6 +110,7 @@ async def prepare(state: State) -> dict[str, Any]:
     return {
         "standalone_question": question,
         "filters": filters.model_dump(exclude_none=True),
+        "question_parts": [],
         "candidates": [],
         "documents": [],
         "rewrite_count": 0,
@@ -173,12 +174,29 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
     filters = SearchFilters.model_validate(state.get("filters") or {})
-    queries = [question, *question_parts(question)]  # parts first: `cover_parts` expects so
+    parts, changes = await _parts(state, ctx, question)
+    queries = [question, *parts]  # parts first: `cover_parts` expects so
     intent = structural_intent(question)
     if intent and ctx.structural_expansion:
         queries.append(f"{intent}: {' '.join(topic_words(question))}")
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
-    return {"candidates": [candidate_from(hit) for hit in hits]}
+    return {
+        "candidates": [candidate_from(hit) for hit in hits],
+        "question_parts": parts,
+        **changes,
+    }
+
+
+async def _parts(state: State, ctx: Context, question: str) -> tuple[list[str], dict[str, Any]]:
+    """The question's parts: by the LLM when the context asks for it, else by grammar."""
+    if ctx.decomposer != "llm":
+        return question_parts(question), {}
+    return await with_llm_or_offline(
+        state,
+        "decompose",
+        lambda model: llm.decompose_with_llm(model, ctx.decompose_prompt, question),
+        lambda _: question_parts(question),
+    )
 
 
 async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
@@ -190,7 +208,8 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
     ranked = rank_candidates(question, state["candidates"], vocabulary)
-    ranked = one_per_section(cover_parts(ranked, question_parts(question), vocabulary))
+    parts = state.get("question_parts", [])
+    ranked = one_per_section(cover_parts(ranked, parts, vocabulary))
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
     top = ranked[: ctx.top_k * 2]

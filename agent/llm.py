@@ -17,6 +17,8 @@ from langchain_core.runnables import Runnable
 from agent.prompts import as_data
 
 NUMBER = re.compile(r"\d+")
+LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+MAX_PARTS = 3
 
 
 class LLMUnavailableError(RuntimeError):
@@ -73,6 +75,15 @@ async def rewrite_with_llm(model: BaseChatModel, prompt: str, question: str) -> 
     """A better search query for `question`."""
     reply = await _ask(model, [SystemMessage(prompt), HumanMessage(question)])
     return reply.strip() or question
+
+
+async def decompose_with_llm(model: BaseChatModel, prompt: str, question: str) -> list[str]:
+    """The questions `question` asks, one per line of the LLM's reply (at most three); [] when
+    it asks one thing."""
+    reply = await _ask(model, [SystemMessage(prompt), HumanMessage(question)])
+    lines = [LIST_MARKER.sub("", line).strip() for line in reply.splitlines()]
+    parts = [line for line in lines if line]
+    return parts[:MAX_PARTS] if len(parts) > 1 else []
 
 
 async def rerank_with_llm(

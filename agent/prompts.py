@@ -67,6 +67,10 @@ REWRITE_SYSTEM = """A search of a book found nothing relevant for the question b
 it as a better search query for the same information: name the concepts explicitly and drop \
 filler words. Reply with the query only."""
 
+DECOMPOSE_SYSTEM = """Does the reader's question ask more than one thing (a comparison, or \
+two or three separate questions)? If it does, reply with each thing it asks as a short \
+standalone question, one per line. If it asks one thing, reply with "one" only."""
+
 RERANK_SYSTEM = (
     """Order the numbered excerpts by how well each answers the question, best \
 first. Reply with the numbers only, comma-separated, e.g. "3, 1, 2".

@@ -55,6 +55,8 @@ class State(InputState, total=False):
 
     standalone_question: str
     """The last question rewritten to stand alone, using the conversation."""
+    question_parts: list[str]
+    """The parts of a question that asks several things, searched after it ([] for one)."""
     candidates: list[Candidate]
     """Retrieved chunks, best first after reranking."""
     documents: list[Candidate]

@@ -147,3 +147,31 @@ async def test_llm_reranker_reorders_the_top_candidates(book):
     before = [c["id"] for c in heuristic["candidates"]]
     after = [c["id"] for c in listwise["candidates"]]
     assert after[:2] == [before[1], before[0]] and after[2:] == before[2:]
+
+
+async def test_llm_decomposer_searches_every_part_the_model_names(book):
+    from agent.graph import query_graph
+
+    parts = ["Which QoS policy retransmits lost messages?", "What does a launch file start?"]
+    model = FakeListChatModel(responses=[f"1. {parts[0]}\n2. {parts[1]}"])
+    state = await query_graph.ainvoke(
+        {"messages": [HumanMessage(QUESTION)]},
+        {"configurable": {"resources": with_model(book, model)}},
+        context=Context(top_k=TOP_K, decomposer="llm"),
+    )
+    assert state["question_parts"] == parts
+    # the question and each part were searched: one similarity per query text
+    assert {len(c["dense_scores"]) for c in state["candidates"]} == {3}
+
+
+async def test_llm_decomposer_that_fails_splits_by_the_rules(book):
+    from agent.graph import query_graph
+
+    question = "What is the difference between a topic and a service?"
+    state = await query_graph.ainvoke(
+        {"messages": [HumanMessage(question)]},
+        {"configurable": {"resources": with_model(book, ScriptedChatModel(down=True))}},
+        context=Context(top_k=TOP_K, decomposer="llm"),
+    )
+    assert state["question_parts"] == ["topic", "service"]
+    assert state["degraded"] is True
