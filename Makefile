@@ -20,9 +20,12 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.deps-*
 	@touch $@
 
+# The server serves the built book itself, so its citations link there unless SITE_URL says
+# where the book is published.
 run: setup site
 	@$(BIN)/bookrag ingest
-	@$(BIN)/bookrag serve --host $(HOST) --port $(PORT) --log-level warning
+	@SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" \
+		$(BIN)/bookrag serve --host $(HOST) --port $(PORT) --log-level warning
 
 # The book as a Docusaurus site (needs Node.js >= 20); rebuilt only when its sources change.
 BOOK_SOURCES := $(shell find book/docs book/src -type f 2>/dev/null) book/docusaurus.config.js book/sidebars.js
