@@ -14,8 +14,8 @@ No cross-encoder can be installed offline, so candidates from hybrid retrieval a
   explaining them (not a prerequisites section: setup steps, "install X first", live there),
 The weights come from a grid search on our humanoid-robotics question set (a neighbour-agreement
 signal was tried and earned weight 0); `bench.ranker` checks them leave-one-book-out against a
-fitted ranker. After ranking, `cover_parts` moves each part of a several-part question up, and
-`one_per_section` gives each section one place among the first.
+fitted ranker. After ranking, `cover_parts` gives each part of a several-part question two of
+the first places, and `one_per_section` gives each section one place among the first.
 """
 
 from dataclasses import dataclass
@@ -93,25 +93,40 @@ def rank_candidates(
     return sorted(ranked, key=lambda c: c["rerank_score"], reverse=True)
 
 
+PLACES_PER_PART = 2
+"""How many of the first places each part of a several-part question is given."""
+
+
 def cover_parts(
     ranked: list[Candidate], parts: list[str], vocabulary: Vocabulary
 ) -> list[Candidate]:
-    """`ranked` with each part's best candidate moved up to follow the question's best one.
+    """`ranked` with each part's best sections moved up to follow the question's best one.
 
     `parts` are the question's parts (`agent.offline.decompose`), searched after the question
-    itself, so a candidate's `dense_scores[i]` is its similarity to part i. A question in two
-    parts then has both parts' sections among its first three candidates.
+    itself, so a candidate's `dense_scores[i]` is its similarity to part i. The parts take
+    turns, each placing its best section not yet placed, twice over: a question in two parts
+    fills its first five places with its own best section and two more for each part.
     """
     if not ranked or not parts:
         return ranked
-    best_ids: list[str] = []
-    for number, part in enumerate(parts, start=1):
-        as_part: list[Candidate] = [{**c, "dense_score": _dense_for(c, number)} for c in ranked]
-        best_ids.append(rank_candidates(part, as_part, vocabulary)[0]["id"])
-    first, rest = ranked[0], ranked[1:]
-    promoted = [c for i in dict.fromkeys(best_ids) for c in rest if c["id"] == i]
-    moved = {c["id"] for c in promoted}
-    return [first, *promoted, *(c for c in rest if c["id"] not in moved)]
+    by_part = [
+        one_per_section(
+            rank_candidates(
+                part, [{**c, "dense_score": _dense_for(c, n)} for c in ranked], vocabulary
+            )
+        )
+        for n, part in enumerate(parts, start=1)
+    ]
+    placed = {_section(ranked[0])}
+    chosen = [ranked[0]["id"]]
+    for _ in range(PLACES_PER_PART):
+        for part_ranking in by_part:
+            turn = next((c for c in part_ranking if _section(c) not in placed), None)
+            if turn is not None:
+                placed.add(_section(turn))
+                chosen.append(turn["id"])
+    by_id = {c["id"]: c for c in ranked}
+    return [by_id[i] for i in chosen] + [c for c in ranked if c["id"] not in set(chosen)]
 
 
 def one_per_section(ranked: list[Candidate]) -> list[Candidate]:
@@ -122,11 +137,16 @@ def one_per_section(ranked: list[Candidate]) -> list[Candidate]:
     firsts: list[Candidate] = []
     repeats: list[Candidate] = []
     for candidate in ranked:
-        payload = candidate["payload"]
-        section = (str(payload.get("doc_id", "")), tuple(payload.get("heading_path", [])))
+        section = _section(candidate)
         (repeats if section in seen else firsts).append(candidate)
         seen.add(section)
     return firsts + repeats
+
+
+def _section(candidate: Candidate) -> tuple[str, tuple[str, ...]]:
+    """The page and heading path a chunk belongs to."""
+    payload = candidate["payload"]
+    return (str(payload.get("doc_id", "")), tuple(payload.get("heading_path", [])))
 
 
 def _dense_for(candidate: Candidate, query_number: int) -> float:

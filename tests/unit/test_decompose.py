@@ -63,7 +63,7 @@ def candidate(chunk_id: str, heading: str, dense: float, part_dense: list[float]
     )
 
 
-def test_each_parts_best_section_follows_the_questions_best_one():
+def test_the_parts_take_turns_behind_the_questions_best_section():
     words = "garbage collector dead objects pause threads finalizers heap sizing"
     vocabulary = Vocabulary({t: 2 for t in terms(words)}, 50)
     ranked = [
@@ -74,7 +74,9 @@ def test_each_parts_best_section_follows_the_questions_best_one():
     ]
     parts = ["How does the garbage collector find dead objects", "why does it pause threads"]
     order = [c["id"] for c in cover_parts(ranked, parts, vocabulary)]
-    assert order == ["a", "d", "b", "c"]
+    # "a" is the question's best; the parts then take turns: part one's next section "b",
+    # part two's best "d", then part one's "c" (part two has no section left to place)
+    assert order == ["a", "b", "d", "c"]
     assert [c["id"] for c in cover_parts(ranked, [], vocabulary)] == ["a", "b", "c", "d"]
 
 
