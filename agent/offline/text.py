@@ -20,12 +20,25 @@ QUESTION_FRAMING = (
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 STRUCTURAL_INTENTS = {
-    "learning objectives": ("objective", "be able to", "learn in", "goals"),
-    "prerequisites": ("prerequisite", "need to know", "need before", "before starting"),
-    "key takeaways": ("takeaway", "key points", "main points", "remember", "summar", "recap"),
-    "next steps": ("next step", "comes next", "comes after", "after this", "where do i go"),
+    "learning objectives": re.compile(
+        r"\bobjectives?\b|\blearning (goals|outcomes)\b|\bgoals of (the|this)\b"
+        r"|\bbe able to do\b|\bwill i learn\b|\blearn in (the|this)\b"
+    ),
+    "prerequisites": re.compile(
+        r"\bprerequisites?\b|\bneed (to know )?before\b|\bbefore (starting|i start|beginning)\b"
+    ),
+    "key takeaways": re.compile(
+        r"\btakeaways?\b|\b(key|main) points\b|\bsummar|\brecap\b"
+        r"|\bremember from\b|\bshould i remember\b"
+    ),
+    "next steps": re.compile(
+        r"\bnext steps?\b|\bcomes? (next|after (the|this))\b|\bwhere do i go\b"
+        r"|\b(read|study|learn|do) next\b"
+    ),
 }
-"""Structural sections a question can ask for, and the phrases that ask for them."""
+"""Structural sections a question can ask for, and the phrases that ask for them: phrases about
+the reader's course ("what will I learn", "what comes after this chapter"), not words that also
+ask about the topic ("how does the robot remember", "what do I need to know about QoS")."""
 HEADING = re.compile(r"^#{1,6}\s+\S")
 LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 CODE_INTENT = re.compile(
@@ -70,7 +83,7 @@ def structural_intent(question: str) -> str | None:
     """Which structural section a question asks for (objectives, takeaways, ...), if any."""
     lowered = question.lower()
     for section, cues in STRUCTURAL_INTENTS.items():
-        if section in lowered or any(cue in lowered for cue in cues):
+        if section in lowered or cues.search(lowered):
             return section
     return None
 

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.citations import CitationFilter
@@ -62,6 +63,25 @@ def test_intents_are_recognised():
     )
     assert structural_intent("What should I study next after this?") == "next steps"
     assert structural_intent("What is DDS?") is None
+    assert structural_intent("What should I be able to do after this lesson?") == (
+        "learning objectives"
+    )
+    assert structural_intent("What do I need before starting the lab?") == "prerequisites"
+    assert structural_intent("Summarise the walking lesson.") == "key takeaways"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How does the robot remember what was said earlier?",
+        "What do I need to know about QoS?",
+        "Will the robot be able to climb stairs?",
+        "What happens after this message is published?",
+        "How does the planner reach its goals?",
+    ],
+)
+def test_words_that_also_ask_about_the_topic_are_not_structural_intents(question):
+    assert structural_intent(question) is None
     assert asks_for_code("Show me the launch file") and not asks_for_code("Why use DDS?")
 
 
