@@ -36,7 +36,7 @@ from agent.offline.text import (
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
-FIRST_UNITS = 3
+FIRST_UNITS = 4
 """How many units the best source gives on their own merit."""
 SECONDARY_UNITS = 4
 """How many units the other sources may add."""
