@@ -139,7 +139,12 @@ class SafeMarkdown:
         return self.feed(text) + self.flush()
 
     def _drain(self, final: bool) -> str:
-        text = self._pending
+        # Lines end as the renderer ends them: "\r\n" and a lone "\r" count as "\n" (a "\r"
+        # that ends what has arrived waits: the next piece may start with its "\n").
+        text, held = self._pending.replace("\r\n", "\n"), ""
+        if text.endswith("\r") and not final:
+            text, held = text[:-1], "\r"
+        text = text.replace("\r", "\n")
         out: list[str] = []
         i = 0
         while i < len(text):
@@ -165,7 +170,7 @@ class SafeMarkdown:
             out.append(emitted)
         if i > 0:
             self._before = text[i - 1]
-        self._pending = text[i:]
+        self._pending = text[i:] + held
         return "".join(out)
 
     def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
@@ -221,7 +226,7 @@ class SafeMarkdown:
         return plain.group(0), plain.end()
 
     def _code_span(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
-        """A code span on one line, left as written; literal backticks when it never closes.
+        """A code span on one line, left as written; escaped backticks when it never closes.
 
         A span holding an unescaped `|` is escaped like prose: in a table row the renderer
         splits cells at it before it sees code.
@@ -240,7 +245,9 @@ class SafeMarkdown:
             return span, found.end()
         if not final and line_end < 0:
             return None  # the span may still close on this line
-        return ticks, start  # never closed: literal backticks
+        # Never closed on its line: escaped, so the renderer cannot pair it with a backtick on
+        # a later line of the paragraph and make code of what this filter judged as prose.
+        return "\\`" * len(ticks), start
 
     def _bracket(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """A link or image: judged once whole; literal brackets when it is not one."""

@@ -72,7 +72,12 @@ def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
         ("QoS [1] and DDS [2].", "QoS [1] and DDS [2]."),
         ("- item\n  ```\n<script>\n  ```", "- item\n```\n<script>\n```"),
         ("| `a | <b>` |", "| `a | &lt;b>` |"),
-        ("`a\n<b>`", "`a\n&lt;b>`"),
+        # a backtick left open at the end of its line is escaped, so the renderer cannot pair
+        # it with one on the next line (found by the property test below)
+        ("`a\n<b>`", "\\`a\n&lt;b>\\`"),
+        ("`\n|---|---|\n`<script>`", "\\`\n|---|---|\n`<script>`"),
+        # "\r" ends a line for the renderer, so it does for the filter
+        ("`\r<script>`", "\\`\n&lt;script>\\`"),
     ],
 )  # fmt: skip
 def test_known_attacks_and_legitimate_markdown(given_text, expected):
