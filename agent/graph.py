@@ -35,7 +35,13 @@ from agent.llm import LLMUnavailableError
 from agent.offline import extractive
 from agent.offline.condense import condense_rules, topic_words
 from agent.offline.decompose import question_parts
-from agent.offline.grading import GradeThresholds, grade_offline, off_book, passing_names
+from agent.offline.grading import (
+    GradeThresholds,
+    ask_coverage,
+    grade_offline,
+    off_book,
+    passing_names,
+)
 from agent.offline.ranking import cover_parts, one_per_section, rank_candidates
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
@@ -264,7 +270,8 @@ async def _kept_offline(
         if all("signals" in c for c in candidates)
         else rank_candidates(question, candidates, vocabulary)
     )
-    passing = {c["id"] for c in grade_offline(ranked, thresholds)}
+    asked = ask_coverage(question, ranked, vocabulary)
+    passing = {c["id"] for c in grade_offline(ranked, thresholds, asked)}
     kept = [c for c in candidates if c["id"] in passing]
     if kept and passing_names(question, vocabulary, kept):
         return None

@@ -15,7 +15,7 @@ context inherits them.
 import re
 from dataclasses import dataclass
 
-from agent.offline.text import terms, topic_terms
+from agent.offline.text import SENTENCE_END, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -103,17 +103,45 @@ def off_book(question: str, vocabulary: Vocabulary, thresholds: GradeThresholds)
     )
 
 
-def grade_offline(ranked: list[Candidate], thresholds: GradeThresholds) -> list[Candidate]:
+def ask_coverage(
+    question: str, candidates: list[Candidate], vocabulary: Vocabulary
+) -> dict[str, float]:
+    """For a question that sets a scene before it asks ("My feet slip in Gazebo. How do I add
+    friction?"), each candidate's share of the asking sentence's topic; {} for one sentence.
+
+    The scene's words (the reader's setup, symptoms, earlier attempts) need not be in the
+    section that answers, and they dilute the question's topic when it is counted whole.
+    """
+    sentences = SENTENCE_END.split(question.strip())
+    if len(sentences) > 1 and sentences[-1].startswith("("):  # a follow-up's topic, appended
+        sentences[-2:] = [" ".join(sentences[-2:])]  # by `condense_rules`, goes with the ask
+    if len(sentences) < 2:
+        return {}
+    asked = topic_terms(sentences[-1])
+    return {
+        c["id"]: vocabulary.coverage(asked, terms(c["payload"].get("embedded_text", "")))
+        for c in candidates
+    }
+
+
+def grade_offline(
+    ranked: list[Candidate],
+    thresholds: GradeThresholds,
+    asked: dict[str, float] | None = None,
+) -> list[Candidate]:
     """The reranked candidates that support an answer, best first (may be empty).
 
-    When anything passes, the reranker's first choice is kept too: it combines every signal,
-    while a threshold looks at one, and a long section split in parts often covers fewer of
-    the question's words in the part that answers it.
+    A candidate covers enough of the question when it covers enough of the whole question, or
+    of its asking sentence (`asked`, from `ask_coverage`). When anything passes, the
+    reranker's first choice is kept too: it combines every signal, while a threshold looks at
+    one, and a long section split in parts often covers fewer of the question's words in the
+    part that answers it.
     """
+    asked = asked or {}
     passing = [
         c
         for c in ranked
-        if c["signals"]["text"] >= thresholds.min_text_coverage
+        if max(c["signals"]["text"], asked.get(c["id"], 0.0)) >= thresholds.min_text_coverage
         and c["dense_score"] >= thresholds.min_dense
     ]
     if passing and passing[0] is not ranked[0]:

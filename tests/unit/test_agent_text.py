@@ -13,8 +13,20 @@ from agent.offline.extractive import (
     compose,
     select_excerpts,
 )
-from agent.offline.grading import GradeThresholds, grade_offline, unknown_names
-from agent.offline.text import asks_for_code, is_heading, split_units, structural_intent, terms
+from agent.offline.grading import (
+    GradeThresholds,
+    ask_coverage,
+    grade_offline,
+    unknown_names,
+)
+from agent.offline.text import (
+    asks_for_code,
+    is_heading,
+    split_units,
+    structural_intent,
+    terms,
+    topic_terms,
+)
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -142,6 +154,27 @@ def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes()
     thresholds = GradeThresholds()
     assert grade_offline([first, second], thresholds) == [first, second]
     assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
+
+
+def test_a_section_that_answers_the_asking_sentence_passes_whatever_the_scene_says():
+    scene = "My humanoid keeps toppling sideways whenever the gravel path tilts."
+    ask = "How do I tune the ankle damping?"
+    section = "Ankle damping is tuned in the joint's dynamics block."
+    vocabulary = Vocabulary({t: 1 for t in terms(f"{scene} {ask} {section}")}, 40)
+    candidate = Candidate(
+        id="ankle",
+        score=1.0,
+        dense_score=0.5,
+        payload={"embedded_text": section},
+        signals={"text": vocabulary.coverage(topic_terms(f"{scene} {ask}"), terms(section))},
+    )
+    thresholds = GradeThresholds(min_text_coverage=0.5)
+    assert grade_offline([candidate], thresholds) == []  # the whole question: too diluted
+    asked = ask_coverage(f"{scene} {ask}", [candidate], vocabulary)
+    assert grade_offline([candidate], thresholds, asked) == [candidate]
+    # one sentence, or a follow-up's appended topic, has no separate asking sentence
+    assert ask_coverage(ask, [candidate], vocabulary) == {}
+    assert ask_coverage(f"{ask} (ankle joint)", [candidate], vocabulary) == {}
 
 
 def test_selection_answers_come_only_from_the_selection():
