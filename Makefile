@@ -20,11 +20,12 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.deps-*
 	@touch $@
 
-# The server serves the built book itself, so its citations link there unless SITE_URL says
-# where the book is published.
+# The server serves the built book itself, so its citations link there unless SITE_URL (in
+# the environment or .env) says where the book is published.
 run: setup site
 	@$(BIN)/bookrag ingest
-	@SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" \
+	@if [ -z "$${SITE_URL:-}" ] && ! grep -qs '^SITE_URL=' .env; then \
+		export SITE_URL=http://$(HOST):$(PORT); fi; \
 		$(BIN)/bookrag serve --host $(HOST) --port $(PORT) --log-level warning
 
 # The book as a Docusaurus site (needs Node.js >= 20); rebuilt only when its sources change.
