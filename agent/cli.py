@@ -236,15 +236,14 @@ def cmd_books(args: argparse.Namespace) -> int:
     """List the books ingested here for this embedding model, with their chunk counts; the
     configured one (what a request without `book_id` gets) is marked."""
     from core.embeddings import make_embedding_model
-    from core.store import ingested_books, open_index
+    from core.store import open_index, served_books
 
     settings = get_settings()
     model = make_embedding_model(settings)
-    books = sorted({*ingested_books(settings, model), settings.book_id})
-    for book in books:
+    for book in served_books(settings, model):
         try:
             index = open_index(settings, model, book)
-            count = index.count() if index.exists() else 0
+            count = index.count()
             chunks = f"{count} chunk{'' if count == 1 else 's'}" if count else "not ingested"
         except StoreLockedError:
             chunks = "in use by another process"

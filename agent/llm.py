@@ -14,11 +14,11 @@ from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import AnyMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable
 
+from agent.offline.decompose import as_parts
 from agent.prompts import as_data
 
 NUMBER = re.compile(r"\d+")
 LIST_MARKER = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
-MAX_PARTS = 3
 
 
 class LLMUnavailableError(RuntimeError):
@@ -82,8 +82,7 @@ async def decompose_with_llm(model: BaseChatModel, prompt: str, question: str) -
     it asks one thing."""
     reply = await _ask(model, [SystemMessage(prompt), HumanMessage(question)])
     lines = [LIST_MARKER.sub("", line).strip() for line in reply.splitlines()]
-    parts = [line for line in lines if line]
-    return parts[:MAX_PARTS] if len(parts) > 1 else []
+    return as_parts([line for line in lines if line])
 
 
 async def rerank_with_llm(

@@ -20,16 +20,14 @@ standardised before the fit; the weights are printed back in the signals' own un
 """
 
 import argparse
-import asyncio
 import sys
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import numpy as np
 
-from agent.context import Context
-from agent.evaluation.harness import conversation
-from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions
-from agent.graph import query_graph
+from agent.evaluation.harness import query_state
+from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions, rank_summary
 from agent.offline.ranking import RerankWeights
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
@@ -67,14 +65,7 @@ def book_questions(name: str) -> list[Ranked]:
 
 
 def _ranked(question: EvalQuestion, resources: Resources) -> Ranked:
-    state = asyncio.run(
-        query_graph.ainvoke(
-            {"messages": conversation(question)},
-            config={"configurable": {"resources": resources}},
-            context=Context(),
-        )
-    )
-    candidates = state["candidates"]
+    candidates = query_state(question, resources)["candidates"]
     rows = np.array([[c["signals"][name] for name in SIGNALS] for c in candidates], dtype=float)
     gold = [
         {i for i, section in enumerate(question.gold) if hits_section(hit_from(c), section)}
@@ -94,17 +85,14 @@ def first_rank(ranked: Ranked, weights: np.ndarray) -> int | None:
     return None
 
 
-def scores(questions: list[Ranked], weights: np.ndarray) -> dict[str, float]:
-    """hit@1, hit@5, MRR@10 and cross-section hit@5 of `weights` on `questions`."""
+def scores(questions: list[Ranked], weights: np.ndarray) -> dict[str, Any]:
+    """hit@1, hit@5, MRR@10 and cross-section hit@5 of `weights` on `questions`, and how
+    often the gold is in the pool at all."""
     ranks = [first_rank(q, weights) for q in questions]
     cross = [r for q, r in zip(questions, ranks, strict=True) if q.kind == "cross_section"]
     return {
-        "hit@1": float(np.mean([r is not None and r <= 1 for r in ranks])),
-        "hit@5": float(np.mean([r is not None and r <= 5 for r in ranks])),
-        "MRR@10": float(np.mean([1 / r if r is not None and r <= 10 else 0.0 for r in ranks])),
-        "cross hit@5": float(np.mean([r is not None and r <= 5 for r in cross]))
-        if cross
-        else float("nan"),
+        **rank_summary(ranks),
+        "cross hit@5": rank_summary(cross)["hit@5"],
         "pool": float(np.mean([r is not None for r in ranks])),
     }
 
@@ -143,9 +131,12 @@ def fit(books: list[list[Ranked]], steps: int = 3000, rate: float = 0.5) -> np.n
     return w / scale
 
 
-def _row(label: str, result: dict[str, float]) -> str:
-    cells = " | ".join(f"{result[key]:.2f}" for key in ("hit@1", "hit@5", "MRR@10", "cross hit@5"))
-    return f"| {label} | {cells} | {result['pool']:.2f} |"
+def _row(label: str, result: dict[str, Any]) -> str:
+    cells = " | ".join(
+        "–" if result[key] is None else f"{result[key]:.2f}"
+        for key in ("hit@1", "hit@5", "mrr@10", "cross hit@5", "pool")
+    )
+    return f"| {label} | {cells} |"
 
 
 def _weights_line(weights: np.ndarray) -> str:

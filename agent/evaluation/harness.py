@@ -36,17 +36,24 @@ def conversation(question: EvalQuestion) -> list[AnyMessage]:
     return [*history, HumanMessage(question.question)]
 
 
+def query_state(
+    question: EvalQuestion, resources: Resources, context: Context | None = None
+) -> dict[str, Any]:
+    """The graph's query side (condense, retrieve, rerank) run on one question line."""
+    return asyncio.run(
+        query_graph.ainvoke(
+            {"messages": conversation(question)},
+            config={"configurable": {"resources": resources}},
+            context=context or Context(),
+        )
+    )
+
+
 def graph_retriever(resources: Resources, context: Context | None = None) -> Retriever:
     """A retriever for `evaluate_retrieval` that condenses, retrieves and reranks."""
 
     def retrieve(question: EvalQuestion) -> list[SearchHit]:
-        state = asyncio.run(
-            query_graph.ainvoke(
-                {"messages": conversation(question)},
-                config={"configurable": {"resources": resources}},
-                context=context or Context(),
-            )
-        )
+        state = query_state(question, resources, context)
         return [hit_from(candidate) for candidate in state["candidates"]]
 
     return retrieve

@@ -147,7 +147,7 @@ def evaluate_retrieval(
     report["lenient_hit@5"] = mean([1.0 if ok else 0.0 for ok in lenient])
     by_kind = sorted(kinds.items())
     report["by_kind"] = {kind: {"n": len(r), "hit@5": _rate(r, 5)} for kind, r in by_kind}
-    report["by_kind_detail"] = {kind: _kind_summary(r) for kind, r in by_kind}
+    report["by_kind_detail"] = {kind: rank_summary(r) for kind, r in by_kind}
     report["per_question"] = per_question
     return report
 
@@ -156,7 +156,8 @@ def _mrr(ranks: Sequence[int | None]) -> float | None:
     return mean([1 / r if r is not None and r <= 10 else 0.0 for r in ranks])
 
 
-def _kind_summary(ranks: Sequence[int | None]) -> dict[str, Any]:
+def rank_summary(ranks: Sequence[int | None]) -> dict[str, Any]:
+    """n, hit@1, hit@5 and MRR@10 of questions' first full-gold ranks (None: not found)."""
     return {
         "n": len(ranks),
         "hit@1": _rate(ranks, 1),

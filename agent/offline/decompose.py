@@ -37,8 +37,12 @@ def question_parts(question: str) -> list[str]:
         parts = [_trimmed(side) for side in sides.groups()]
         return parts if all(parts) else []
     clauses = [c.strip(" ,;?") for c in CLAUSE_BREAK.split(question)]
-    parts = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
-    return parts[:MAX_PARTS] if len(parts) > 1 else []
+    return as_parts([c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS])
+
+
+def as_parts(found: list[str]) -> list[str]:
+    """What was found to be asked, as a question's parts: at most three, none for one."""
+    return found[:MAX_PARTS] if len(found) > 1 else []
 
 
 def _trimmed(side: str) -> str:

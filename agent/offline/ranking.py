@@ -125,8 +125,8 @@ def cover_parts(
             if turn is not None:
                 placed.add(_section(turn))
                 chosen.append(turn["id"])
-    by_id = {c["id"]: c for c in ranked}
-    return [by_id[i] for i in chosen] + [c for c in ranked if c["id"] not in set(chosen)]
+    first = {c["id"]: c for c in ranked if c["id"] in chosen}
+    return [first[i] for i in chosen] + [c for c in ranked if c["id"] not in first]
 
 
 def one_per_section(ranked: list[Candidate]) -> list[Candidate]:

@@ -21,6 +21,7 @@ from core.store import (
     Range,
     ingested_books,
     open_index,
+    served_books,
 )
 
 ProficiencyLevel = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
@@ -190,8 +191,7 @@ class BookSearchers:
 
     def books(self) -> list[str]:
         """Every book this deployment can answer from."""
-        known = ingested_books(self.settings, self.default.model)
-        return sorted({*known, self.default.book_id})
+        return served_books(self.settings, self.default.model)
 
     def get(self, book_id: str | None = None) -> HybridSearcher:
         """The searcher of `book_id` (None: the configured book); `UnknownBookError` if no index

@@ -95,14 +95,13 @@ class Lifecycle:
         """Every book this server can answer from, sorted."""
         return await asyncio.to_thread(self._searchers().books)
 
-    async def ensure_ingested(self, resources: Resources | None = None) -> None:
-        """`BookNotIngestedError` while the book's index (default: the configured one) is empty."""
-        resources = resources or self.resources
+    async def ensure_ingested(self, resources: Resources) -> None:
+        """`BookNotIngestedError` while the book's index is empty."""
         book_id = resources.settings.book_id
         if book_id in self._ingested:  # a book, once ingested, stays so
             return
         index = resources.searcher.index
-        points = await asyncio.to_thread(lambda: index.count() if index.exists() else 0)
+        points = await asyncio.to_thread(index.count)
         if not points:
             raise BookNotIngestedError(book_id)
         self._ingested.add(book_id)

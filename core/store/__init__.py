@@ -65,6 +65,7 @@ __all__ = [
     "fingerprint",
     "ingested_books",
     "open_index",
+    "served_books",
     "use_embedded_engine",
 ]
 
@@ -154,6 +155,12 @@ def ingested_books(settings: Settings, model: "EmbeddingModel") -> list[str]:
             if folder.name.endswith(suffix) and (book := book_of(folder)) is not None:
                 books.add(book)
     return sorted(books)
+
+
+def served_books(settings: Settings, model: "EmbeddingModel") -> list[str]:
+    """Every book a deployment answers from, sorted: the ingested ones and the configured one
+    (which a request without `book_id` gets, ingested or not)."""
+    return sorted({*ingested_books(settings, model), settings.book_id})
 
 
 def close_qdrant() -> None:
