@@ -58,7 +58,7 @@ def document_fingerprint(doc: Document, settings: Settings) -> str:
     """Hash of everything a page's chunks are made from: equal hashes give equal chunks."""
     recipe = [
         CHUNKER_VERSION,
-        settings.book_id,
+        [settings.book_id, settings.docs_name],
         [settings.chunk_max_tokens, settings.chunk_split_tokens],
         [settings.chunk_short_tokens, settings.chunk_overlap_tokens],
         [doc.file_path, doc.doc_id, doc.title, doc.page_url, doc.body, doc.metadata],
@@ -108,6 +108,7 @@ def _page_fields(doc: Document, settings: Settings) -> dict[str, Any]:
     meta = doc.metadata
     return {
         "book_id": settings.book_id,
+        "docs_name": settings.docs_name,
         "document_fingerprint": document_fingerprint(doc, settings),
         "doc_id": doc.doc_id,
         "file_path": doc.file_path,

@@ -6,7 +6,8 @@
 - A self-closing component imported from an `.md`/`.mdx` partial is replaced by the partial's
   own cleaned body (Docusaurus renders it there); other self-closing components vanish.
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
-  label: `Tip: Title`.
+  label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
+  quoting it does not run it into the body's first sentence.
 - Nothing inside a fenced code block changes, and neither does a heading line: its tags and
   comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them.
 """
@@ -111,6 +112,11 @@ def _without_tags(text: str, partials: dict[str, str]) -> str:
     return text
 
 
+def _as_sentence(title: str) -> str:
+    """An admonition title ending like a sentence, so that it reads as one."""
+    return title if title[-1] in ".!?:" else f"{title}."
+
+
 def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
     """The body as plain Markdown (see the module docstring for what changes)."""
     lines = body.splitlines()
@@ -156,7 +162,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         if admonition:
             title = (admonition.group("bracket") or admonition.group("title") or "").strip()
             label = admonition.group("kind").capitalize()
-            out.append(f"{label}: {title}" if title else f"{label}:")
+            out.extend([f"{label}: {_as_sentence(title)}", ""] if title else [f"{label}:"])
             index += 1
             continue
         if ADMONITION_CLOSE.match(line):

@@ -115,7 +115,7 @@ class Lifecycle:
         with self._by_book_lock:
             if book_id not in self._by_book:
                 searcher = self._searchers().get(book_id)
-                update = {"book_id": book_id, **_site_of(searcher)}
+                update = {"book_id": book_id, **_as_ingested(searcher)}
                 settings = self.resources.settings.model_copy(update=update)
                 self._by_book[book_id] = Resources(settings, searcher, self.resources.chat_model)
             return self._by_book[book_id]
@@ -139,14 +139,16 @@ def _deployment_resources(settings: Settings) -> Resources:
     return build_resources(settings, load_chat_model(settings))
 
 
-def _site_of(searcher: HybridSearcher) -> dict[str, str]:
-    """The site a book's pages were ingested under, as settings (empty when it has no pages)."""
-    point = next(iter(searcher.index.points(fields=["page_url"])), None)
-    page_url = str(point.payload.get("page_url", "")) if point else ""
-    parts = urlsplit(page_url)
+def _as_ingested(searcher: HybridSearcher) -> dict[str, str]:
+    """The site a book's pages were ingested under and the name it was ingested with
+    (`DOCS_NAME` at its ingest), as settings; empty for what a book's chunks do not record."""
+    point = next(iter(searcher.index.points(fields=["page_url", "docs_name"])), None)
+    payload = point.payload if point else {}
+    recorded = {"docs_name": str(payload["docs_name"])} if payload.get("docs_name") else {}
+    parts = urlsplit(str(payload.get("page_url", "")))
     if not (parts.scheme and parts.netloc):
-        return {}
-    return {"site_url": f"{parts.scheme}://{parts.netloc}", "site_base_url": "/"}
+        return recorded
+    return {**recorded, "site_url": f"{parts.scheme}://{parts.netloc}", "site_base_url": "/"}
 
 
 def _warm_up(resources: Resources) -> None:

@@ -55,6 +55,7 @@ def two_books(tmp_path_factory, database_url):
                 "book_id": "kettle-manual",
                 "book_docs_dir": kettle_docs,
                 "site_url": SECOND_SITE,
+                "docs_name": "the Kettle Manual",
             }
         )
     )
@@ -83,6 +84,13 @@ async def test_a_question_is_answered_from_the_book_it_names(api):
     assert body["sources"] and all(s["url"].startswith(SECOND_SITE) for s in body["sources"])
     default = (await api.post("/query", json={"question": question})).json()
     assert default["refused"]  # the configured robotics book says nothing about kettles
+    assert default["answer"].startswith("This isn't covered in the book,")
+
+
+async def test_a_refusal_names_the_documentation_as_its_book_was_ingested(api):
+    question = "How do I bake sourdough bread at home?"
+    kettle = await api.post("/query", json={"question": question, "book_id": "kettle-manual"})
+    assert kettle.json()["answer"].startswith("This isn't covered in the Kettle Manual,")
 
 
 async def test_search_and_reading_routes_stay_inside_the_named_book(api):

@@ -235,9 +235,9 @@ def test_inline_code_with_angle_brackets_is_prose():
 
 
 def test_admonitions_become_labelled_text():
-    cleaned = clean_mdx(":::tip Use QoS\nMatch both ends.\n:::\n\n:::note[Heads up]\nText.\n:::\n")
-    assert "Tip: Use QoS\nMatch both ends." in cleaned
-    assert "Note: Heads up\nText." in cleaned
+    cleaned = clean_mdx(":::tip Use QoS\nMatch both ends.\n:::\n\n:::note[Heads up!]\nText.\n:::\n")
+    assert "Tip: Use QoS.\n\nMatch both ends." in cleaned
+    assert "Note: Heads up!\n\nText." in cleaned
     assert ":::" not in cleaned
     assert clean_mdx(":::info\nBody\n:::").startswith("Info:\nBody")
 
