@@ -1,6 +1,5 @@
 """Hybrid search over a book: dense + BM25 candidates fused by the index (RRF), reader filters."""
 
-import threading
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -21,7 +20,6 @@ from core.store import (
     Range,
     ingested_books,
     open_index,
-    served_books,
 )
 
 ProficiencyLevel = Literal["A1", "A2", "B1", "B2", "C1", "C2"]
@@ -176,33 +174,10 @@ class BookNotIngestedError(LookupError):
         )
 
 
-class BookSearchers:
-    """One searcher per ingested book of a deployment, each opened on first use.
-
-    A request names its book, or gets the configured one (`default`). A book is known when an
-    index exists for it and this embedding model (`core.store.ingested_books`).
-    """
-
-    def __init__(self, settings: Settings, default: HybridSearcher) -> None:
-        self.settings = settings
-        self.default = default
-        self._searchers = {default.book_id: default}
-        self._lock = threading.Lock()
-
-    def books(self) -> list[str]:
-        """Every book this deployment can answer from."""
-        return served_books(self.settings, self.default.model)
-
-    def get(self, book_id: str | None = None) -> HybridSearcher:
-        """The searcher of `book_id` (None: the configured book); `UnknownBookError` if no index
-        of that book exists. Opens files: call it off the event loop."""
-        book = book_id or self.default.book_id
-        with self._lock:
-            if book in self._searchers:
-                return self._searchers[book]
-            if book not in ingested_books(self.settings, self.default.model):
-                raise UnknownBookError(f"no book {book!r} has been ingested here")
-            model = self.default.model
-            searcher = HybridSearcher(open_index(self.settings, model, book), model, book)
-            self._searchers[book] = searcher
-            return searcher
+def open_searcher(settings: Settings, model: EmbeddingModel, book_id: str) -> HybridSearcher:
+    """A searcher over the index of `book_id`; `UnknownBookError` when no index of that book
+    exists for this embedding model (`core.store.ingested_books`). Opens files: call it off
+    the event loop."""
+    if book_id not in ingested_books(settings, model):
+        raise UnknownBookError(f"no book {book_id!r} has been ingested here")
+    return HybridSearcher(open_index(settings, model, book_id), model, book_id)

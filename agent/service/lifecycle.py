@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from psycopg_pool import AsyncConnectionPool
 
 from agent.resources import Resources, build_resources, load_chat_model
-from agent.retrieval.search import BookNotIngestedError, BookSearchers, HybridSearcher
+from agent.retrieval.search import BookNotIngestedError, HybridSearcher, open_searcher
 from agent.retrieval.vocabulary import book_vocabulary
 from agent.service.errors import VECTOR_STORE_ERRORS
 from agent.service.ingest_queue import IngestQueue
@@ -29,6 +29,7 @@ from core.database import (
     stop_embedded_server,
 )
 from core.settings import Settings
+from core.store import served_books
 
 log = logging.getLogger("bookrag.service")
 
@@ -44,9 +45,9 @@ class Lifecycle:
         self.ingest = IngestQueue(settings, self.schema)
         self.limits = RateLimits(settings)
         self._watch: asyncio.Task[None] | None = None
-        self._books: BookSearchers | None = None
         self._by_book: dict[str, Resources] = {}
-        self._by_book_lock = threading.Lock()
+        """Every book's resources once opened, the configured book's from the start."""
+        self._opening = threading.Lock()
         self._ingested: set[str] = set()
 
     async def start(self) -> None:
@@ -58,7 +59,7 @@ class Lifecycle:
         if self._resources is None:
             self._resources = await asyncio.to_thread(_deployment_resources, self.settings)
         await asyncio.to_thread(_warm_up, self._resources)
-        self._books = BookSearchers(self.settings, self._resources.searcher)
+        self._by_book[self._resources.settings.book_id] = self._resources
         self._pool = await open_pool(self.settings)
         self._watch = asyncio.create_task(keep_embedded_server_running(self.settings))
         try:
@@ -80,9 +81,11 @@ class Lifecycle:
     async def book(self, book_id: str | None = None) -> Resources:
         """The resources of `book_id` (None: the configured book); `UnknownBookError` when no
         index of that book exists here. Opening another book's index runs in a thread."""
-        if book_id is None or book_id == self.resources.settings.book_id:
+        if book_id is None:
             return self.resources
-        return await asyncio.to_thread(self._other_book, book_id)
+        if book_id in self._by_book:  # no lock: an opening book keeps no one else waiting
+            return self._by_book[book_id]
+        return await asyncio.to_thread(self._open_book, book_id)
 
     async def answerable_book(self, book_id: str | None = None) -> Resources:
         """`book`, and `BookNotIngestedError` while its index holds nothing, so a question is
@@ -93,7 +96,7 @@ class Lifecycle:
 
     async def books(self) -> list[str]:
         """Every book this server can answer from, sorted."""
-        return await asyncio.to_thread(self._searchers().books)
+        return await asyncio.to_thread(served_books, self.settings, self.resources.searcher.model)
 
     async def ensure_ingested(self, resources: Resources) -> None:
         """`BookNotIngestedError` while the book's index is empty."""
@@ -106,15 +109,10 @@ class Lifecycle:
             raise BookNotIngestedError(book_id)
         self._ingested.add(book_id)
 
-    def _searchers(self) -> BookSearchers:
-        if self._books is None:
-            raise RuntimeError("the service has not started")
-        return self._books
-
-    def _other_book(self, book_id: str) -> Resources:
-        with self._by_book_lock:
+    def _open_book(self, book_id: str) -> Resources:
+        with self._opening:  # one opening at a time, so a book is never opened twice
             if book_id not in self._by_book:
-                searcher = self._searchers().get(book_id)
+                searcher = open_searcher(self.settings, self.resources.searcher.model, book_id)
                 update = {"book_id": book_id, **_as_ingested(searcher)}
                 settings = self.resources.settings.model_copy(update=update)
                 self._by_book[book_id] = Resources(settings, searcher, self.resources.chat_model)

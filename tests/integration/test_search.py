@@ -3,7 +3,7 @@
 import pytest
 from pydantic import ValidationError
 
-from agent.retrieval.search import BookSearchers, HybridSearcher, SearchFilters, UnknownBookError
+from agent.retrieval.search import HybridSearcher, SearchFilters, UnknownBookError, open_searcher
 from core.embeddings import make_embedding_model
 from core.store import ingested_books, open_index
 from ingest.recorded import run_ingest
@@ -88,17 +88,15 @@ def test_several_query_texts_are_fused_in_one_search(searcher):
     assert {qos.id, urdf.id} <= {hit.id for hit in both}
 
 
-def test_one_deployment_serves_every_ingested_book_and_refuses_unknown_ones(
+def test_a_searcher_opens_any_ingested_book_and_refuses_unknown_ones(
     searcher, make_settings, sample_docs
 ):
     settings = make_settings()
     run_ingest(settings.model_copy(update={"book_id": "second-book"}))
-    books = BookSearchers(settings, searcher)
-    assert books.books() == ["second-book", "test-book"] == ingested_books(settings, searcher.model)
-    assert books.get() is searcher and books.get("test-book") is searcher
-    second = books.get("second-book")
-    assert second is books.get("second-book") and second.index.book_id == "second-book"
+    assert ingested_books(settings, searcher.model) == ["second-book", "test-book"]
+    second = open_searcher(settings, searcher.model, "second-book")
+    assert second.index.book_id == "second-book"
     hits = second.search("Which QoS policies decide whether messages are reliable?", k=3)
     assert hits and {hit.payload["book_id"] for hit in hits} == {"second-book"}
     with pytest.raises(UnknownBookError, match="no book 'third-book'"):
-        books.get("third-book")
+        open_searcher(settings, searcher.model, "third-book")
