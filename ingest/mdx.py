@@ -8,6 +8,8 @@
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
   label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
   quoting it does not run it into the body's first sentence.
+- A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
+  becomes blank, so it makes no chunk of its own.
 - Nothing inside a fenced code block changes, and neither does a heading line: its tags and
   comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them.
 """
@@ -26,6 +28,7 @@ ADMONITION_OPEN = re.compile(
     r"^\s*:{3,}(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*)$"
 )
 ADMONITION_CLOSE = re.compile(r"^\s*:{3,}\s*$")
+SPACING_LINE = re.compile(r"^\s*((&nbsp;|&#160;|&#xa0;)\s*)+$", re.IGNORECASE)
 SELF_CLOSING = re.compile(r"<(?P<name>[A-Z][\w.]*)\b[^<>]*?/>")
 TAG = re.compile(r"</?(?P<name>[A-Za-z][\w.-]*)\b(?P<attrs>[^<>]*?)/?>")
 NAMING_ATTRIBUTE = re.compile(
@@ -165,7 +168,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
             out.extend([f"{label}: {_as_sentence(title)}", ""] if title else [f"{label}:"])
             index += 1
             continue
-        if ADMONITION_CLOSE.match(line):
+        if ADMONITION_CLOSE.match(line) or SPACING_LINE.match(line):
             out.append("")
             index += 1
             continue

@@ -8,6 +8,7 @@ import pytest
 from core.settings import Settings
 from ingest.chunker import Chunk, chunk_document
 from ingest.documents import Document
+from ingest.mdx import clean_mdx
 from ingest.tokens import count_tokens
 
 CONTRACT_FIELDS = {
@@ -186,6 +187,13 @@ def test_page_without_h1_uses_title_as_heading_root(settings):
     body = "Intro.\n\n## Section\n\nBody.\n"
     chunks = chunk_document(make_doc(body), settings)
     assert chunks[1].payload["heading_path"] == ["Topics", "Section"]
+
+
+def test_a_page_top_of_only_non_breaking_spaces_makes_no_chunk(settings):
+    body = clean_mdx("&nbsp;\n\n# Topics\n\nTopics carry messages.\n\n## QoS\n\nDepth.\n")
+    chunks = chunk_document(make_doc(body), settings)
+    assert [c.payload["heading_path"] for c in chunks] == [["Topics"], ["Topics", "QoS"]]
+    assert all("&nbsp;" not in c.payload["text"] for c in chunks)
 
 
 def test_changing_one_section_changes_only_its_content_hash(settings):
