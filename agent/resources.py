@@ -8,6 +8,7 @@ import asyncio
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.config import get_config
@@ -50,6 +51,19 @@ def build_resources(settings: Settings, chat_model: BaseChatModel | None = None)
     model = make_embedding_model(settings)
     searcher = HybridSearcher(open_index(settings, model), model, settings.book_id)
     return Resources(settings, searcher, chat_model)
+
+
+def as_ingested(settings: Settings, searcher: HybridSearcher) -> Settings:
+    """`settings` with the site the searcher's book was ingested under (the site of its pages'
+    URLs) and the name it was ingested with (`DOCS_NAME` at its ingest), where its chunks
+    record them: for a book other than the configured one, whose settings describe another."""
+    point = next(iter(searcher.index.points(fields=["page_url", "docs_name"])), None)
+    payload = point.payload if point else {}
+    update = {"docs_name": str(payload["docs_name"])} if payload.get("docs_name") else {}
+    site = urlsplit(str(payload.get("page_url", "")))
+    if site.scheme and site.netloc:
+        update |= {"site_url": f"{site.scheme}://{site.netloc}", "site_base_url": "/"}
+    return settings.model_copy(update=update)
 
 
 @lru_cache(maxsize=1)

@@ -11,12 +11,11 @@ site of its pages' URLs), and its sessions are its own.
 import asyncio
 import logging
 import threading
-from urllib.parse import urlsplit
 
 from psycopg_pool import AsyncConnectionPool
 
-from agent.resources import Resources, build_resources, load_chat_model
-from agent.retrieval.search import BookNotIngestedError, HybridSearcher, open_searcher
+from agent.resources import Resources, as_ingested, build_resources, load_chat_model
+from agent.retrieval.search import BookNotIngestedError, open_searcher
 from agent.retrieval.vocabulary import book_vocabulary
 from agent.service.errors import VECTOR_STORE_ERRORS
 from agent.service.ingest_queue import IngestQueue
@@ -113,8 +112,8 @@ class Lifecycle:
         with self._opening:  # one opening at a time, so a book is never opened twice
             if book_id not in self._by_book:
                 searcher = open_searcher(self.settings, self.resources.searcher.model, book_id)
-                update = {"book_id": book_id, **_as_ingested(searcher)}
-                settings = self.resources.settings.model_copy(update=update)
+                settings = self.resources.settings.model_copy(update={"book_id": book_id})
+                settings = as_ingested(settings, searcher)
                 self._by_book[book_id] = Resources(settings, searcher, self.resources.chat_model)
             return self._by_book[book_id]
 
@@ -135,18 +134,6 @@ class Lifecycle:
 
 def _deployment_resources(settings: Settings) -> Resources:
     return build_resources(settings, load_chat_model(settings))
-
-
-def _as_ingested(searcher: HybridSearcher) -> dict[str, str]:
-    """The site a book's pages were ingested under and the name it was ingested with
-    (`DOCS_NAME` at its ingest), as settings; empty for what a book's chunks do not record."""
-    point = next(iter(searcher.index.points(fields=["page_url", "docs_name"])), None)
-    payload = point.payload if point else {}
-    recorded = {"docs_name": str(payload["docs_name"])} if payload.get("docs_name") else {}
-    parts = urlsplit(str(payload.get("page_url", "")))
-    if not (parts.scheme and parts.netloc):
-        return recorded
-    return {**recorded, "site_url": f"{parts.scheme}://{parts.netloc}", "site_base_url": "/"}
 
 
 def _warm_up(resources: Resources) -> None:

@@ -25,11 +25,11 @@ def cli_env(tmp_path: Path, database_url: str) -> dict[str, str]:
 
 @pytest.fixture
 def run_cli(tmp_path: Path, cli_env: dict[str, str]):
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
+    def run(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "agent.cli", *args],
             cwd=tmp_path,
-            env=cli_env,
+            env={**cli_env, **env},
             capture_output=True,
             text=True,
             timeout=600,
@@ -68,6 +68,29 @@ def test_books_lists_every_ingested_book_with_its_size_and_the_default(
     assert lines[0].startswith("cli-book: ") and lines[0].endswith("chunks  (default)")
     assert int(lines[0].split()[1]) > 10
     assert lines[1] == "second-book: 1 chunk"
+
+
+def test_ask_about_another_book_cites_and_names_it_as_it_was_ingested(run_cli, tmp_path):
+    kettle = tmp_path / "kettle-docs"
+    kettle.mkdir()
+    (kettle / "descaling.md").write_text(
+        "# Descaling\n\n## Vinegar rinse\n\nFill the kettle halfway with white vinegar and water "
+        "in equal parts, boil it once, and let it stand for twenty minutes before you rinse it.\n\n"
+        "## How often\n\nDescale every four weeks where the tap water is hard.\n"
+    )
+    site = {"SITE_URL": "https://kettles.example", "DOCS_NAME": "the Kettle Manual"}
+    assert run_cli("ingest", "--docs", str(kettle), "--book-id", "kettle", **site).returncode == 0
+    answered = run_cli(
+        "ask",
+        "How long should the vinegar stand in the kettle before rinsing?",
+        "--book-id",
+        "kettle",
+    )
+    assert answered.returncode == 0, answered.stderr
+    assert "twenty minutes" in answered.stdout
+    assert "https://kettles.example/docs/descaling#vinegar-rinse" in answered.stdout
+    refused = run_cli("ask", "How do I bake sourdough bread?", "--book-id", "kettle")
+    assert "This isn't covered in the Kettle Manual" in refused.stdout
 
 
 def test_missing_docs_folder_is_one_clear_line_not_a_traceback(run_cli, tmp_path):
