@@ -25,6 +25,7 @@ ELLIPSIS = re.compile(
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 TOPIC_TURNS = 2
+APPENDED_TOPIC = re.compile(r"\s+(\([^()]*\))$")
 
 
 def needs_context(question: str) -> bool:
@@ -54,3 +55,12 @@ def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
     own = {w.lower() for w in topic_words(question)}
     context = [w for w in topic_words(" ".join(earlier)) if w.lower() not in own]
     return f"{question} ({' '.join(context)})" if context else question
+
+
+def appended_topic(question: str) -> tuple[str, str]:
+    """The question and the topic `condense_rules` appended to it ("(ROS 2 topic)"; "" when
+    none). The topic belongs to the whole question: it is neither a part of its own nor a
+    sentence that sets the scene."""
+    question = question.strip()
+    found = APPENDED_TOPIC.search(question)
+    return (question[: found.start()], found.group(1)) if found else (question, "")

@@ -11,10 +11,12 @@ difference between A and B", "A vs B") gives its two sides; otherwise a new clau
 ", and" / ", but" / ";" / a second question / "and how|what|why..." starts a part (a
 sentence that only sets the scene before the question is not a part). A part must
 name a topic (enough topic terms) or it is not a part: "..., and can I change that?" is not.
+A follow-up's appended earlier topic is a part of its own (see `question_parts`).
 """
 
 import re
 
+from agent.offline.condense import appended_topic
 from agent.offline.text import terms, topic_terms
 
 QUESTION_WORDS = (
@@ -31,13 +33,24 @@ MAX_PARTS = 3
 
 
 def question_parts(question: str) -> list[str]:
-    """The question's parts when it asks more than one thing (at most three), else []."""
-    sides = BETWEEN.search(question) or VERSUS.search(question)
+    """The question's parts when it asks more than one thing (at most three), else [].
+
+    A follow-up condensed by `condense_rules` ("How do I update one item? (normalized
+    state)") asks about the earlier topic too: that topic is a part of its own, after the
+    question's, so sections about it are among the first as well as those that match the new
+    ask (a comparison's sides each carry it instead).
+    """
+    asked, topic = appended_topic(question)
+    sides = BETWEEN.search(asked) or VERSUS.search(asked)
     if sides:
         parts = [_trimmed(side) for side in sides.groups()]
-        return parts if all(parts) else []
-    clauses = [c.strip(" ,;?") for c in CLAUSE_BREAK.split(question)]
-    return as_parts([c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS])
+        return [f"{part} {topic}".rstrip() for part in parts] if all(parts) else []
+    clauses = [c.strip(" ,;?") for c in CLAUSE_BREAK.split(asked)]
+    found = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
+    if topic_terms(topic):
+        own = found or ([asked.strip(" ?")] if topic_terms(asked) else [])
+        found = [*own, topic.strip("()")]
+    return as_parts(found)
 
 
 def as_parts(found: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ context inherits them.
 import re
 from dataclasses import dataclass
 
+from agent.offline.condense import appended_topic
 from agent.offline.text import SENTENCE_END, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
@@ -112,12 +113,11 @@ def ask_coverage(
     The scene's words (the reader's setup, symptoms, earlier attempts) need not be in the
     section that answers, and they dilute the question's topic when it is counted whole.
     """
-    sentences = SENTENCE_END.split(question.strip())
-    if len(sentences) > 1 and sentences[-1].startswith("("):  # a follow-up's topic, appended
-        sentences[-2:] = [" ".join(sentences[-2:])]  # by `condense_rules`, goes with the ask
+    question, topic = appended_topic(question)
+    sentences = SENTENCE_END.split(question)
     if len(sentences) < 2:
         return {}
-    asked = topic_terms(sentences[-1])
+    asked = topic_terms(f"{sentences[-1]} {topic}")
     return {
         c["id"]: vocabulary.coverage(asked, terms(c["payload"].get("embedded_text", "")))
         for c in candidates

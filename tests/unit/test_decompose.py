@@ -1,7 +1,9 @@
 """Questions in several parts, and sections that take one place each in the ranking."""
 
 import pytest
+from langchain_core.messages import HumanMessage
 
+from agent.offline.condense import condense_rules
 from agent.offline.decompose import question_parts
 from agent.offline.ranking import cover_parts, one_per_section
 from agent.offline.text import terms
@@ -51,6 +53,17 @@ def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
 )
 def test_a_question_that_asks_one_thing_is_not_split(question):
     assert question_parts(question) == []
+
+
+def test_a_condensed_follow_up_also_asks_about_the_earlier_topic():
+    condensed = condense_rules(
+        "How do I rotate them without downtime?", [HumanMessage("What are session tokens?")]
+    )
+    assert condensed == "How do I rotate them without downtime? (session tokens)"
+    assert question_parts(condensed) == ["How do I rotate them without downtime", "session tokens"]
+    comparison = "What is the difference between cookies and headers? (session tokens)"
+    assert question_parts(comparison) == ["cookies (session tokens)", "headers (session tokens)"]
+    assert question_parts("Why? (session tokens)") == []  # "Why" names nothing to search for
 
 
 def candidate(chunk_id: str, heading: str, dense: float, part_dense: list[float]) -> Candidate:
