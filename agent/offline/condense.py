@@ -59,8 +59,8 @@ def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
 
 def appended_topic(question: str) -> tuple[str, str]:
     """The question and the topic `condense_rules` appended to it ("(ROS 2 topic)"; "" when
-    none). The topic belongs to the whole question: it is neither a part of its own nor a
-    sentence that sets the scene."""
+    none). The topic belongs to the whole question, not to its last sentence: grading reads it
+    with the asking sentence, and decomposition searches it as a part of its own."""
     question = question.strip()
     found = APPENDED_TOPIC.search(question)
     return (question[: found.start()], found.group(1)) if found else (question, "")

@@ -117,16 +117,16 @@ def cover_parts(
         )
         for n, part in enumerate(parts, start=1)
     ]
+    chosen = [ranked[0]]
     placed = {_section(ranked[0])}
-    chosen = [ranked[0]["id"]]
     for _ in range(PLACES_PER_PART):
         for part_ranking in by_part:
             turn = next((c for c in part_ranking if _section(c) not in placed), None)
             if turn is not None:
                 placed.add(_section(turn))
-                chosen.append(turn["id"])
-    first = {c["id"]: c for c in ranked if c["id"] in chosen}
-    return [first[i] for i in chosen] + [c for c in ranked if c["id"] not in first]
+                chosen.append(next(c for c in ranked if c["id"] == turn["id"]))
+    ids = {c["id"] for c in chosen}
+    return chosen + [c for c in ranked if c["id"] not in ids]
 
 
 def one_per_section(ranked: list[Candidate]) -> list[Candidate]:

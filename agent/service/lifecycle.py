@@ -5,7 +5,8 @@ the embedded PostgreSQL back if it dies.
 One server answers from every book ingested beside the configured one (same data folder or
 Qdrant server, same embedding model). A request names its book with `book_id`; without one it
 gets the configured book. Another book's citations point where that book was ingested (the
-site of its pages' URLs), and its sessions are its own.
+site of its pages' URLs), its refusals name it as it was ingested (`DOCS_NAME` then; see
+`agent.resources.as_ingested`), and its sessions are its own.
 """
 
 import asyncio
