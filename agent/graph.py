@@ -53,6 +53,7 @@ from agent.retrieval.vocabulary import book_vocabulary
 from agent.state import AfterGrade, Candidate, InputState, Route, Source, State
 from core.safety import link_policy
 from core.store import BookIndex
+from core.structure import STRUCTURAL_SECTIONS
 
 log = logging.getLogger("bookrag.agent")
 
@@ -184,7 +185,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     queries = [question, *parts]  # parts first: `cover_parts` expects so
     intent = structural_intent(question)
     if intent and ctx.structural_expansion:
-        queries.append(f"{intent}: {' '.join(topic_words(question))}")
+        names = ", ".join(STRUCTURAL_SECTIONS[intent])  # how books title such a section
+        queries.append(f"{intent} ({names}): {' '.join(topic_words(question))}")
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
     return {
         "candidates": [candidate_from(hit) for hit in hits],

@@ -3,14 +3,28 @@ prerequisites, takeaways, next steps, reviews and references.
 
 Ingest marks such sections `structural`; the agent finds the one a question asks for ("what
 should I know before starting?" wants the prerequisites). Phrases match inside a heading,
-case-insensitively. Words that also title content ("requirements", "goal") are left out: a
-"Hardware Requirements" section is instructional.
+case-insensitively and whichever apostrophe it uses. Words that also title content
+("requirements", "goal") are left out: a "Hardware Requirements" section is instructional.
 """
 
 STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
-    "learning objectives": ("objective", "what you will learn", "outcomes", "learning goals"),
+    "learning objectives": (
+        "objective",
+        "what you will learn",
+        "what you'll learn",
+        "outcomes",
+        "learning goals",
+    ),
     "prerequisites": ("prerequisite", "before you begin"),
-    "key takeaways": ("takeaway", "summary", "recap", "conclusion", "key points"),
+    "key takeaways": (
+        "takeaway",
+        "summary",
+        "recap",
+        "conclusion",
+        "key points",
+        "what you've learned",
+        "what you learned",
+    ),
     "next steps": ("next step", "next section", "next module", "next lesson", "what's next"),
     "review": (
         "check your understanding",
@@ -29,7 +43,7 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
 
 def titles_section(kind: str, heading: str) -> bool:
     """Whether `heading` titles a structural section of this kind."""
-    lowered = heading.lower()
+    lowered = heading.lower().replace("\u2019", "'")
     return any(phrase in lowered for phrase in STRUCTURAL_SECTIONS[kind])
 
 

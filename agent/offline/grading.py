@@ -132,7 +132,10 @@ def grade_offline(
     """The reranked candidates that support an answer, best first (may be empty).
 
     A candidate covers enough of the question when it covers enough of the whole question, or
-    of its asking sentence (`asked`, from `ask_coverage`). When anything passes, the
+    of its asking sentence (`asked`, from `ask_coverage`). The section a structural question
+    asks for ("I finished the quick start; where do I go next?" meeting "What's Next?") needs
+    no embedding closeness: such a question's words are about the reader's course, not the
+    section's content. When anything passes, the
     reranker's first choice is kept too: it combines every signal, while a threshold looks at
     one, and a long section split in parts often covers fewer of the question's words in the
     part that answers it.
@@ -142,7 +145,7 @@ def grade_offline(
         c
         for c in ranked
         if max(c["signals"]["text"], asked.get(c["id"], 0.0)) >= thresholds.min_text_coverage
-        and c["dense_score"] >= thresholds.min_dense
+        and (c["dense_score"] >= thresholds.min_dense or c["signals"].get("asked_section"))
     ]
     if passing and passing[0] is not ranked[0]:
         passing.insert(0, ranked[0])

@@ -53,6 +53,12 @@ ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
 ADMONITION = re.compile(r"^:::")
 TAG_LINE = re.compile(r"^</?[A-Za-z][\w.]*(\s[^<>]*)?/?>$")
 BLOCKQUOTE = re.compile(r"^\s*(>\s?)+")
+ADMONITION_TITLE = re.compile(
+    r"^(?:Note|Tip|Info|Caution|Warning|Danger|Important|Success|Secondary): (?P<title>.+)$",
+    re.MULTILINE,
+)
+"""An admonition's title as ingest writes it (`ingest.mdx`: ":::tip What You'll Learn" becomes
+the line "Tip: What You'll Learn.")."""
 
 
 @lru_cache(maxsize=4096)
@@ -88,9 +94,12 @@ def structural_intent(question: str) -> str | None:
     return None
 
 
-def heading_answers_intent(intent: str, heading: str) -> bool:
-    """Whether a section heading is the structural section a question asks for."""
-    return titles_section(intent, heading)
+def heading_answers_intent(intent: str, heading: str, text: str = "") -> bool:
+    """Whether a section, by its heading or by an admonition title in its `text`, is the
+    structural section a question asks for (tutorials often open a page with ":::tip What
+    You'll Learn" or ":::info Prerequisites" rather than a heading)."""
+    titles = [heading, *(match["title"] for match in ADMONITION_TITLE.finditer(text))]
+    return any(titles_section(intent, title) for title in titles)
 
 
 def asks_for_code(question: str) -> bool:

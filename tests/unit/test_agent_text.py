@@ -156,6 +156,16 @@ def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes()
     assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
 
 
+def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness():
+    def ranked(name: str, asked_section: float) -> Candidate:
+        signals = {"text": 0.6, "asked_section": asked_section}
+        return Candidate(id=name, score=1.0, dense_score=0.1, payload={}, signals=signals)
+
+    whats_next, other = ranked("what's next", 1.0), ranked("other", 0.0)
+    assert grade_offline([whats_next, other], GradeThresholds()) == [whats_next]
+    assert grade_offline([other], GradeThresholds()) == []
+
+
 def test_a_section_that_answers_the_asking_sentence_passes_whatever_the_scene_says():
     scene = "My humanoid keeps toppling sideways whenever the gravel path tilts."
     ask = "How do I tune the ankle damping?"

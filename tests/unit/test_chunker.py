@@ -158,6 +158,7 @@ def test_section_types_are_classified(settings):
     body = (
         "# T\n\n## Learning Objectives\n\n- Learn topics\n\n"
         f"## Examples\n\n{code}\n\nand\n\n{code}\n\n## Concepts\n\n{paragraph(80)}\n"
+        "\n## What You\u2019ve Learned\n\n- Topics decouple nodes.\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -167,6 +168,7 @@ def test_section_types_are_classified(settings):
         "Learning Objectives": "structural",
         "Examples": "code_heavy",
         "Concepts": "instructional",
+        "What You\u2019ve Learned": "structural",  # a tutorial's recap, any apostrophe
     }
 
 

@@ -6,15 +6,17 @@ from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
 
-def section(chunk_id: str, heading: str, section_type: str, text: str) -> Candidate:
+def section(chunk_id: str, heading: str | None, section_type: str, text: str) -> Candidate:
+    """A candidate chunk of the "Mixers" page: its top (no heading) or a section of it."""
     return Candidate(
         id=chunk_id,
         score=1.0,
         dense_score=0.5,
         payload={
             "title": "Mixers",
-            "heading_path": ["Mixers", heading],
+            "heading_path": ["Mixers", *([heading] if heading else [])],
             "section_type": section_type,
+            "text": text,
             "embedded_text": text,
         },
     )
@@ -31,5 +33,20 @@ def test_a_prerequisites_section_keeps_its_place_where_a_summary_gives_way():
     ranked = rank_candidates("How do I install the mixer firmware?", candidates, vocabulary)
     signals = {c["id"]: c["signals"] for c in ranked}
     assert ranked[0]["id"] == "prerequisites"
-    assert signals["prerequisites"]["intent"] == 0.0  # where setup steps live
-    assert signals["summary"]["intent"] == -1.0  # repeats topics without explaining them
+    assert signals["prerequisites"]["recap"] == 0.0  # where setup steps live
+    assert signals["summary"]["recap"] == -1.0  # repeats topics without explaining them
+
+
+def test_a_page_that_opens_with_what_youll_learn_answers_an_objectives_question():
+    objectives = "Tip: What You\u2019ll Learn.\n\n- How to knead dough\n- How to proof a loaf"
+    kneading = "The mixer kneads dough in the mixers bowl; learn the mixer speeds here."
+    vocabulary = Vocabulary({t: 2 for t in terms(f"{objectives} {kneading}")}, 50)
+    candidates = [
+        section("kneading", "Kneading dough", "instructional", kneading),
+        section("top", None, "instructional", objectives),
+    ]
+    ranked = rank_candidates("What will I learn in the mixers lesson?", candidates, vocabulary)
+    signals = {c["id"]: c["signals"] for c in ranked}
+    assert signals["top"]["asked_section"] == 1.0  # by its admonition's title
+    assert signals["kneading"]["asked_section"] == 0.0
+    assert ranked[0]["id"] == "top"
