@@ -135,10 +135,9 @@ def grade_offline(
     of its asking sentence (`asked`, from `ask_coverage`). The section a structural question
     asks for ("I finished the quick start; where do I go next?" meeting "What's Next?") needs
     no embedding closeness: such a question's words are about the reader's course, not the
-    section's content. When anything passes, the
-    reranker's first choice is kept too: it combines every signal, while a threshold looks at
-    one, and a long section split in parts often covers fewer of the question's words in the
-    part that answers it.
+    section's content. When anything passes, the reranker's first choice is kept too: it
+    combines every signal, while a threshold looks at one, and a long section split in parts
+    often covers fewer of the question's words in the part that answers it.
     """
     asked = asked or {}
     passing = [
