@@ -29,7 +29,7 @@ STRUCTURAL_INTENTS = {
     ),
     "key takeaways": re.compile(
         r"\btakeaways?\b|\b(key|main) points\b|\bsummar|\brecap\b"
-        r"|\bremember from\b|\bshould i remember\b"
+        r"|\bremember from\b|\bshould i remember\b|\btake away from\b"
     ),
     "next steps": re.compile(
         r"\bnext steps?\b|\bcomes? (next|after (the|this))\b|\bwhere do i go\b"

@@ -80,6 +80,7 @@ def test_intents_are_recognised():
     )
     assert structural_intent("What do I need before starting the lab?") == "prerequisites"
     assert structural_intent("Summarise the walking lesson.") == "key takeaways"
+    assert structural_intent("What should I take away from the voice lesson?") == "key takeaways"
 
 
 @pytest.mark.parametrize(
@@ -90,6 +91,7 @@ def test_intents_are_recognised():
         "Will the robot be able to climb stairs?",
         "What happens after this message is published?",
         "How does the planner reach its goals?",
+        "How do I take away power from the motors?",
     ],
 )
 def test_words_that_also_ask_about_the_topic_are_not_structural_intents(question):
