@@ -33,7 +33,7 @@ from agent.context import Context, context_of
 from agent.inputs import validate_turn
 from agent.llm import LLMUnavailableError
 from agent.offline import extractive
-from agent.offline.condense import condense_rules, topic_words
+from agent.offline.condense import about_the_page, condense_rules, topic_words
 from agent.offline.decompose import question_parts
 from agent.offline.grading import (
     GradeThresholds,
@@ -160,8 +160,12 @@ async def _highlight_with_llm(
 
 
 async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Rewrite a follow-up as a standalone question using the recent conversation."""
+    """Rewrite a follow-up as a standalone question using the recent conversation; a question
+    about "this lesson" is about the page the reader is on, whatever was asked before."""
     question = state["standalone_question"]
+    on_page = about_the_page(question, state.get("page_title"))
+    if on_page:
+        return {"standalone_question": on_page}
     history = _history(state, runtime)
     if not history:
         return {}

@@ -10,6 +10,7 @@ from agent.retrieval.search import SearchFilters
 
 MAX_QUESTION_CHARS = 4_000
 MAX_SELECTION_CHARS = 20_000
+MAX_PAGE_TITLE_CHARS = 300
 
 
 class InvalidTurnError(ValueError):
@@ -33,6 +34,11 @@ def validate_turn(state: Mapping[str, Any]) -> tuple[str, SearchFilters]:
         raise InvalidTurnError(
             f"the selected text is {len(selection):,} characters; "
             f"the limit is {MAX_SELECTION_CHARS:,}"
+        )
+    page_title = state.get("page_title") or ""
+    if not isinstance(page_title, str) or len(page_title) > MAX_PAGE_TITLE_CHARS:
+        raise InvalidTurnError(
+            f"page_title must be text of at most {MAX_PAGE_TITLE_CHARS} characters"
         )
     try:
         filters = SearchFilters.model_validate(state.get("filters") or {})

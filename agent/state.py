@@ -48,6 +48,8 @@ class InputState(TypedDict, total=False):
     """Text the reader highlighted: when set, the answer uses only this text."""
     filters: dict[str, Any] | None
     """Reader filters (module, chapter range, lesson, hardware_tier, proficiency_levels, ...)."""
+    page_title: str | None
+    """Title of the page the reader is on: a question about "this lesson" is about that page."""
 
 
 class State(InputState, total=False):

@@ -35,6 +35,8 @@ class Turn:
     """An existing session; None for a one-off question with no history."""
     selected_text: str | None = None
     filters: dict[str, Any] = field(default_factory=dict)
+    page_title: str | None = None
+    """The page the reader is on (see `InputState.page_title`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ async def stream_turn(
         "messages": [*history, HumanMessage(turn.question)],
         "selected_text": turn.selected_text,
         "filters": turn.filters,
+        "page_title": turn.page_title,
     }
     shown: list[str] = []
     final: dict[str, Any] = {}

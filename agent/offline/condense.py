@@ -4,7 +4,8 @@ A question that leans on the conversation (a pronoun such as "it" or "they", an 
 opening such as "what about…", or too few topic words of its own) gets the topic words of the
 previous user turns appended, e.g. "How is it different from a service?" after "What is a ROS 2
 topic?" becomes "How is it different from a service? (ROS 2 topic)". The retriever and the
-grader then see the topic the reader means.
+grader then see the topic the reader means. A question about "this lesson" or "this page"
+gets the title of the page the reader is on instead, when the chat sends it.
 """
 
 import re
@@ -21,6 +22,10 @@ ANAPHORA = re.compile(
 ELLIPSIS = re.compile(
     r"^\s*(and|also|what about|how about|what else|why|how so|in what way|compared|same|"
     r"more|another|then|so)\b",
+    re.IGNORECASE,
+)
+PAGE_REFERENCE = re.compile(
+    r"\b(this|the current) (page|lesson|chapter|section|module|tutorial|article|part|unit|guide)\b",
     re.IGNORECASE,
 )
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
@@ -55,6 +60,16 @@ def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
     own = {w.lower() for w in topic_words(question)}
     context = [w for w in topic_words(" ".join(earlier)) if w.lower() not in own]
     return f"{question} ({' '.join(context)})" if context else question
+
+
+def about_the_page(question: str, page_title: str | None) -> str | None:
+    """`question` with the title of the page the reader is on appended, as a follow-up's topic
+    is, when it asks about that page ("What should I take away from this lesson?"); else None.
+    """
+    title = " ".join((page_title or "").replace("(", " ").replace(")", " ").split())
+    if not title or not PAGE_REFERENCE.search(question):
+        return None
+    return f"{question} ({title})"
 
 
 def appended_topic(question: str) -> tuple[str, str]:

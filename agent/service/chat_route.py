@@ -82,7 +82,9 @@ def chat_runnable(lifecycle: Lifecycle) -> Runnable:
                     created = await create_session(conn, resources.settings.book_id)
                 session_id, new_token = created["id"], created["token"]
             filters = request.filters.model_dump(exclude_none=True) if request.filters else {}
-            turn = Turn(request.question, session_id, request.selected_text, filters)
+            turn = Turn(
+                request.question, session_id, request.selected_text, filters, request.page_title
+            )
             async for event in stream_turn(turn, resources, pool):
                 if isinstance(event, TurnResult):
                     yield AddableDict(_closing_chunk(event, new_token))

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 from pydantic.json_schema import SkipJsonSchema
 
-from agent.inputs import MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
+from agent.inputs import MAX_PAGE_TITLE_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
 from agent.retrieval.search import SearchFilters, without_null_defaults
 from agent.state import Source
 from core.storable import Storable
@@ -23,6 +23,16 @@ SelectedText = Annotated[
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SELECTION_CHARS),
     Storable,
     Field(description="Text the reader highlighted; the answer uses only this text."),
+]
+PageTitle = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_PAGE_TITLE_CHARS),
+    Storable,
+    Field(
+        description='Title of the page the reader is on: a question about "this lesson" or '
+        '"this page" is about it.',
+        examples=["Voice to Action: Speech, Planning and ROS 2"],
+    ),
 ]
 
 BookId = Annotated[
@@ -63,6 +73,7 @@ class ChatRequest(StrictModel):
     )
     selected_text: SelectedText | SkipJsonSchema[None] = None
     filters: SearchFilters | SkipJsonSchema[None] = None
+    page_title: PageTitle | SkipJsonSchema[None] = None
     book_id: BookId | SkipJsonSchema[None] = None
 
 
@@ -80,6 +91,7 @@ class QueryRequest(StrictModel):
         "omitted = a new session, whose id and token come back with the answer.",
     )
     filters: SearchFilters | None = None
+    page_title: PageTitle | None = None
     top_k: StrictInt | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
     book_id: BookId | None = None
 

@@ -60,6 +60,23 @@ async def test_filters_keep_answers_inside_the_chosen_module(api):
     assert all(s["file_path"].startswith("03-isaac/") for s in reply["sources"])
 
 
+async def test_a_question_about_this_lesson_is_about_the_page_the_reader_is_on(api):
+    question = "I finished this lesson. What should I take away from it?"
+    page = "Voice to Action: Speech, Planning and ROS 2"
+    reply = await ask(api, question, page_title=page)
+    assert not reply["refused"]
+    assert reply["sources"][0]["url"].endswith("/vla/voice-to-action#key-takeaways")
+    assert "Whisper transcribes 16 kHz audio" in reply["answer"]
+    elsewhere = await ask(api, question, page_title="Connecting Gazebo and ROS 2")
+    assert elsewhere["sources"][0]["url"].endswith("/simulation/ros-gazebo-bridge#key-takeaways")
+
+
+async def test_a_page_title_too_long_is_a_clear_422(api):
+    response = await api.post("/query", json={"question": QUESTION, "page_title": "x" * 301})
+    assert response.status_code == 422
+    assert "page_title" in response.text
+
+
 async def test_a_follow_up_is_understood_from_the_session(api):
     first = await ask(api, "What does the reliability QoS policy do?")
     follow_up = await ask(api, "And what about durability?", session_id=first["session_id"])

@@ -6,7 +6,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.citations import CitationFilter
-from agent.offline.condense import condense_rules, needs_context
+from agent.offline.condense import about_the_page, appended_topic, condense_rules, needs_context
 from agent.offline.extractive import (
     NOT_IN_SELECTION,
     answer_from_selection,
@@ -203,3 +203,13 @@ def test_question_sets_are_valid_and_large_enough():
     retrieval = [q for q in questions if q.is_retrieval_question]
     assert len(retrieval) >= 60
     assert sum(q.kind == "out_of_scope" for q in questions) >= 10
+
+
+def test_a_question_about_this_lesson_takes_the_title_of_the_page_the_reader_is_on():
+    question = "What should I take away from this lesson?"
+    assert about_the_page(question, "Voice (to) Action") == f"{question} (Voice to Action)"
+    assert appended_topic(about_the_page(question, "Voice to Action") or "")[1] == (
+        "(Voice to Action)"
+    )
+    assert about_the_page("What is a ROS 2 node?", "Voice to Action") is None
+    assert about_the_page(question, None) is None

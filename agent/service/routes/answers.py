@@ -52,7 +52,7 @@ async def query(
     limits.check_session(session_id)
     filters = body.filters.model_dump(exclude_none=True) if body.filters else {}
     context = Context(top_k=body.top_k) if body.top_k else Context()
-    turn = Turn(body.question, session_id, filters=filters)
+    turn = Turn(body.question, session_id, filters=filters, page_title=body.page_title)
     result = await run_turn(turn, resources, pool, context)
     assert result.message_id is not None  # a turn with a session is always stored
     return QueryResponse(

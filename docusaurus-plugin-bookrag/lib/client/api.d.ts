@@ -24,6 +24,7 @@ export interface ChatInput {
     session_id?: string;
     selected_text?: string;
     filters?: Record<string, unknown>;
+    page_title?: string;
     book_id?: string;
 }
 export interface StreamHandlers {

@@ -12,6 +12,8 @@ export interface UserMessage {
     text: string;
     /** The page text the question is about (answered from it alone). */
     selection?: string;
+    /** Title of the page the reader asked from. */
+    page?: string;
 }
 export interface MessageError {
     kind: ErrorKind;
@@ -73,8 +75,8 @@ export declare class ChatStore {
     private save;
     private updateAnswer;
     private answer;
-    /** Ask a question (about `selection` alone when given). */
-    ask(question: string, selection?: string): void;
+    /** Ask a question (about `selection` alone when given) from the page titled `page`. */
+    ask(question: string, selection?: string, page?: string): void;
     /** Ask a failed question again, in place. */
     retry(answerId: string): void;
     /** Record that a question could not be sent at all (e.g. it is too long). */

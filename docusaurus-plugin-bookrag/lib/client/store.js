@@ -69,11 +69,11 @@ export class ChatStore {
         const found = this.state.messages.find((m) => m.id === id);
         return found?.role === 'assistant' ? found : undefined;
     }
-    /** Ask a question (about `selection` alone when given). */
-    ask(question, selection) {
+    /** Ask a question (about `selection` alone when given) from the page titled `page`. */
+    ask(question, selection, page) {
         if (this.state.busy)
             return;
-        const user = { id: newId(), role: 'user', text: question, ...(selection ? { selection } : {}) };
+        const user = { id: newId(), role: 'user', text: question, ...(selection ? { selection } : {}), ...(page ? { page } : {}) };
         const answer = { id: newId(), role: 'assistant', replyTo: user.id, text: '', status: 'streaming', sources: [] };
         this.set({ messages: [...this.state.messages, user, answer] });
         void this.run(answer.id, user);
@@ -115,6 +115,8 @@ export class ChatStore {
             input.selected_text = user.selection;
         if (this.options.filters)
             input.filters = this.options.filters;
+        if (user.page)
+            input.page_title = user.page;
         if (this.options.bookId)
             input.book_id = this.options.bookId;
         const schedule = this.options.schedule ?? ((flush) => flush());

@@ -13,6 +13,8 @@ export interface UserMessage {
   text: string;
   /** The page text the question is about (answered from it alone). */
   selection?: string;
+  /** Title of the page the reader asked from. */
+  page?: string;
 }
 
 export interface MessageError {
@@ -141,10 +143,10 @@ export class ChatStore {
     return found?.role === 'assistant' ? found : undefined;
   }
 
-  /** Ask a question (about `selection` alone when given). */
-  ask(question: string, selection?: string): void {
+  /** Ask a question (about `selection` alone when given) from the page titled `page`. */
+  ask(question: string, selection?: string, page?: string): void {
     if (this.state.busy) return;
-    const user: UserMessage = {id: newId(), role: 'user', text: question, ...(selection ? {selection} : {})};
+    const user: UserMessage = {id: newId(), role: 'user', text: question, ...(selection ? {selection} : {}), ...(page ? {page} : {})};
     const answer: AssistantMessage = {id: newId(), role: 'assistant', replyTo: user.id, text: '', status: 'streaming', sources: []};
     this.set({messages: [...this.state.messages, user, answer]});
     void this.run(answer.id, user);
@@ -184,6 +186,7 @@ export class ChatStore {
     if (sessionId) input.session_id = sessionId;
     if (user.selection) input.selected_text = user.selection;
     if (this.options.filters) input.filters = this.options.filters;
+    if (user.page) input.page_title = user.page;
     if (this.options.bookId) input.book_id = this.options.bookId;
     const schedule = this.options.schedule ?? ((flush: () => void) => flush());
     let closing: Closing | null = null;

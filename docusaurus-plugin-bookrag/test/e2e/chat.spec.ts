@@ -217,3 +217,13 @@ test('served by bookrag itself (one address for the book and the API), citations
   expect(await page.evaluate(() => (window as unknown as {__noReload?: number}).__noReload)).toBe(1);
   await expect(page.locator(`[id="${decodeURIComponent(href.split('#')[1]!)}"]`)).toBeInViewport();
 });
+
+test('a question about "this lesson" is answered from the page the reader is on', async ({page, chat}) => {
+  await page.goto(`${env.site}/docs/vla/voice-to-action`);
+  await chat.open();
+  const answer = await chat.askAndWait('I finished this lesson. What should I take away from it?');
+  await expect(answer).toHaveAttribute('data-status', 'done');
+  expect(chat.turns[0]!.input.page_title).toBe('Voice to Action: Speech, Planning and ROS 2');
+  await expect(answer.getByTestId('bookrag-source').first()).toContainText('Key Takeaways');
+  await expect(answer.getByTestId('bookrag-answer-text')).toContainText('Whisper transcribes 16 kHz audio');
+});

@@ -9,7 +9,7 @@ export {expect};
 export const env = JSON.parse(process.env.BOOKRAG_E2E ?? '{}') as E2eEnv;
 
 export interface SentTurn {
-  input: {question: string; session_id?: string; selected_text?: string};
+  input: {question: string; session_id?: string; selected_text?: string; page_title?: string};
   authorization?: string;
 }
 

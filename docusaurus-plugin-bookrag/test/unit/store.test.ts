@@ -20,6 +20,18 @@ async function settle(store: ChatStore) {
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the conversation store', () => {
+  it('sends the title of the page the question was asked from, and no title when there is none', async () => {
+    const fetch = vi.fn().mockImplementation(async () => sse([['data', {answer: 'Takeaways [1].'}], ['data', closing()]]));
+    vi.stubGlobal('fetch', fetch);
+    const store = new ChatStore({apiUrl: 'http://api'});
+    store.ask('What should I take away from this lesson?', undefined, 'Voice to Action');
+    await settle(store);
+    expect(JSON.parse(fetch.mock.calls[0]![1].body).input.page_title).toBe('Voice to Action');
+    store.ask('What is a node?');
+    await settle(store);
+    expect(JSON.parse(fetch.mock.calls[1]![1].body).input).not.toHaveProperty('page_title');
+  });
+
   it('streams an answer, keeps the session and its token, and sends them with the follow-up', async () => {
     const storage = memoryStorage();
     const fetch = vi.fn()

@@ -10,6 +10,7 @@ import { createFocusTrap } from 'focus-trap';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import docFiles from '@generated/docusaurus-plugin-bookrag/default/doc-files.json';
 import { useBookragConfig, format } from '../../client/config';
+import { pageTitle } from '../../client/page';
 import { getStore } from '../../client/store';
 import { normalizeBaseUrl, originOf } from '../../client/urls';
 import Answer from './Answer';
@@ -124,7 +125,7 @@ export default function Panel({ open, onClose, selection, onSelectionChange, dra
         }
         setComposerError(null);
         stickToBottom.current = true;
-        store.ask(question, selection ?? undefined);
+        store.ask(question, selection ?? undefined, pageTitle(document));
         onDraftChange('');
         onSelectionChange(null);
     };

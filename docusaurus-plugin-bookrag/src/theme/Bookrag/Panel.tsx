@@ -9,6 +9,7 @@ import {createFocusTrap, type FocusTrap} from 'focus-trap';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import docFiles from '@generated/docusaurus-plugin-bookrag/default/doc-files.json';
 import {useBookragConfig, format} from '../../client/config';
+import {pageTitle} from '../../client/page';
 import {getStore} from '../../client/store';
 import {normalizeBaseUrl, originOf, type SiteContext} from '../../client/urls';
 import Answer from './Answer';
@@ -144,7 +145,7 @@ export default function Panel({open, onClose, selection, onSelectionChange, draf
     }
     setComposerError(null);
     stickToBottom.current = true;
-    store.ask(question, selection ?? undefined);
+    store.ask(question, selection ?? undefined, pageTitle(document));
     onDraftChange('');
     onSelectionChange(null);
   };
