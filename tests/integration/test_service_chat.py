@@ -60,6 +60,7 @@ async def test_the_playground_and_the_docs_are_served(api):
         "session_id",
         "selected_text",
         "filters",
+        "page_title",
         "book_id",
     }
     docs = (await api.get("/openapi.json")).json()
