@@ -6,7 +6,8 @@ No cross-encoder can be installed offline, so candidates from hybrid retrieval a
 - `title`: IDF-weighted share of the question's topic terms found in the page's names (title,
   H1, sidebar label: how a question names the lesson it is about),
 - `heading`: the same share over the section's own headings and the subsections it holds (a
-  section titled with the asked term is usually the one that answers it),
+  section titled with the asked term is usually the one that answers it); for a follow-up, of
+  its own ask's terms, since the earlier topic appended to it names the page, not the section,
 - `text`: the same share over the chunk's text,
 - `asked_section`: 1 when a structural question ("learning objectives", "next steps") meets a
   section of that name, by its heading or an admonition title ("What You'll Learn"),
@@ -24,6 +25,7 @@ first.
 
 from dataclasses import dataclass
 
+from agent.offline.condense import appended_topic
 from agent.offline.text import (
     asks_for_code,
     heading_answers_intent,
@@ -41,10 +43,10 @@ class RerankWeights:
 
     fused: float = 0.61
     dense: float = 1.5
-    title: float = 0.83
+    title: float = 0.86
     heading: float = 0.91
-    text: float = 0.41
-    asked_section: float = 0.81
+    text: float = 0.4
+    asked_section: float = 0.8
     recap: float = 0.42
     code: float = 0.13
 
@@ -84,6 +86,7 @@ def rank_candidates(
     """Candidates reordered by the weighted signals, best first, each with its score and signals."""
     w = weights or RerankWeights()
     wanted = topic_terms(question)
+    own = topic_terms(appended_topic(question)[0]) or wanted  # a follow-up's own ask
     top_fused = max((c["score"] for c in candidates), default=1.0) or 1.0
     ranked: list[Candidate] = []
     for candidate in candidates:
@@ -93,7 +96,7 @@ def rank_candidates(
             "fused": candidate["score"] / top_fused,
             "dense": candidate["dense_score"],
             "title": vocabulary.coverage(wanted, terms(_page_names(payload))),
-            "heading": vocabulary.coverage(wanted, terms(" ".join(headings))),
+            "heading": vocabulary.coverage(own, terms(" ".join(headings))),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             **_intent_signals(question, payload),
         }

@@ -50,3 +50,17 @@ def test_a_page_that_opens_with_what_youll_learn_answers_an_objectives_question(
     assert signals["top"]["asked_section"] == 1.0  # by its admonition's title
     assert signals["kneading"]["asked_section"] == 0.0
     assert ranked[0]["id"] == "top"
+
+
+def test_a_follow_ups_heading_match_is_on_its_own_ask_not_the_earlier_topic():
+    install = "Install the mixer app before kneading."
+    speeds = "The mixer has three speeds for kneading."
+    vocabulary = Vocabulary({t: 2 for t in terms(f"{install} {speeds} app speeds")}, 50)
+    candidates = [
+        section("install", "Installing the mixer app", "instructional", install),
+        section("speeds", "Speeds", "instructional", speeds),
+    ]
+    ranked = rank_candidates("How many speeds does it have? (mixer app)", candidates, vocabulary)
+    signals = {c["id"]: c["signals"] for c in ranked}
+    assert signals["install"]["heading"] == 0.0  # "mixer app" names the page, not the section
+    assert signals["speeds"]["heading"] > 0.0
