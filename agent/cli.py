@@ -145,14 +145,13 @@ def cmd_ask(args: argparse.Namespace) -> int:
     """Answer a question from the book, streaming the answer, then list its sources."""
     import asyncio
 
-    from agent.resources import Resources, as_ingested, build_resources, load_chat_model
+    from agent.resources import as_ingested, build_resources, load_chat_model
     from agent.retrieval.sources import format_source
 
     settings = _settings(args)
     resources = build_resources(settings, load_chat_model(settings))
     if settings.book_id != get_settings().book_id:  # cite and name that book as it was ingested
-        searcher = resources.searcher
-        resources = Resources(as_ingested(settings, searcher), searcher, resources.chat_model)
+        resources = as_ingested(resources)
     result = asyncio.run(_ask(args, resources))
     print()
     if result.session_expired:

@@ -53,17 +53,18 @@ def build_resources(settings: Settings, chat_model: BaseChatModel | None = None)
     return Resources(settings, searcher, chat_model)
 
 
-def as_ingested(settings: Settings, searcher: HybridSearcher) -> Settings:
-    """`settings` with the site the searcher's book was ingested under (the site of its pages'
-    URLs) and the name it was ingested with (`DOCS_NAME` at its ingest), where its chunks
-    record them: for a book other than the configured one, whose settings describe another."""
-    point = next(iter(searcher.index.points(fields=["page_url", "docs_name"])), None)
+def as_ingested(resources: Resources) -> Resources:
+    """`resources` with the site their book was ingested under (the site of its pages' URLs)
+    and the name it was ingested with (`DOCS_NAME` at its ingest), where its chunks record
+    them: for a book other than the configured one, whose settings describe another."""
+    point = next(iter(resources.searcher.index.points(fields=["page_url", "docs_name"])), None)
     payload = point.payload if point else {}
     update = {"docs_name": str(payload["docs_name"])} if payload.get("docs_name") else {}
     site = urlsplit(str(payload.get("page_url", "")))
     if site.scheme and site.netloc:
         update |= {"site_url": f"{site.scheme}://{site.netloc}", "site_base_url": "/"}
-    return settings.model_copy(update=update)
+    settings = resources.settings.model_copy(update=update)
+    return Resources(settings, resources.searcher, resources.chat_model)
 
 
 @lru_cache(maxsize=1)

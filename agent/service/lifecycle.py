@@ -114,8 +114,8 @@ class Lifecycle:
             if book_id not in self._by_book:
                 searcher = open_searcher(self.settings, self.resources.searcher.model, book_id)
                 settings = self.resources.settings.model_copy(update={"book_id": book_id})
-                settings = as_ingested(settings, searcher)
-                self._by_book[book_id] = Resources(settings, searcher, self.resources.chat_model)
+                opened = Resources(settings, searcher, self.resources.chat_model)
+                self._by_book[book_id] = as_ingested(opened)
             return self._by_book[book_id]
 
     @property

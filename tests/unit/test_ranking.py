@@ -22,16 +22,25 @@ def section(chunk_id: str, heading: str | None, section_type: str, text: str) ->
     )
 
 
+def ranked_with_signals(
+    question: str, candidates: list[Candidate], more_words: str = ""
+) -> tuple[list[Candidate], dict[str, dict[str, float]]]:
+    """`candidates` ranked for `question` over a vocabulary of their texts (and `more_words`),
+    and each one's signals by id."""
+    texts = " ".join(c["payload"]["text"] for c in candidates)
+    vocabulary = Vocabulary({t: 2 for t in terms(f"{texts} {more_words}")}, 50)
+    ranked = rank_candidates(question, candidates, vocabulary)
+    return ranked, {c["id"]: c["signals"] for c in ranked}
+
+
 def test_a_prerequisites_section_keeps_its_place_where_a_summary_gives_way():
     text = "Install the mixer firmware before the first batch."
-    vocabulary = Vocabulary({t: 2 for t in terms(f"{text} dough")}, 50)
     candidates = [
         section("summary", "Summary", "structural", text),
         section("prerequisites", "Prerequisites", "structural", text),
         section("dough", "Kneading dough", "instructional", "Knead the dough for ten minutes."),
     ]
-    ranked = rank_candidates("How do I install the mixer firmware?", candidates, vocabulary)
-    signals = {c["id"]: c["signals"] for c in ranked}
+    ranked, signals = ranked_with_signals("How do I install the mixer firmware?", candidates)
     assert ranked[0]["id"] == "prerequisites"
     assert signals["prerequisites"]["recap"] == 0.0  # where setup steps live
     assert signals["summary"]["recap"] == -1.0  # repeats topics without explaining them
@@ -40,13 +49,11 @@ def test_a_prerequisites_section_keeps_its_place_where_a_summary_gives_way():
 def test_a_page_that_opens_with_what_youll_learn_answers_an_objectives_question():
     objectives = "Tip: What You\u2019ll Learn.\n\n- How to knead dough\n- How to proof a loaf"
     kneading = "The mixer kneads dough in the mixers bowl; learn the mixer speeds here."
-    vocabulary = Vocabulary({t: 2 for t in terms(f"{objectives} {kneading}")}, 50)
     candidates = [
         section("kneading", "Kneading dough", "instructional", kneading),
         section("top", None, "instructional", objectives),
     ]
-    ranked = rank_candidates("What will I learn in the mixers lesson?", candidates, vocabulary)
-    signals = {c["id"]: c["signals"] for c in ranked}
+    ranked, signals = ranked_with_signals("What will I learn in the mixers lesson?", candidates)
     assert signals["top"]["asked_section"] == 1.0  # by its admonition's title
     assert signals["kneading"]["asked_section"] == 0.0
     assert ranked[0]["id"] == "top"
@@ -55,12 +62,11 @@ def test_a_page_that_opens_with_what_youll_learn_answers_an_objectives_question(
 def test_a_follow_ups_heading_match_is_on_its_own_ask_not_the_earlier_topic():
     install = "Install the mixer app before kneading."
     speeds = "The mixer has three speeds for kneading."
-    vocabulary = Vocabulary({t: 2 for t in terms(f"{install} {speeds} app speeds")}, 50)
     candidates = [
         section("install", "Installing the mixer app", "instructional", install),
         section("speeds", "Speeds", "instructional", speeds),
     ]
-    ranked = rank_candidates("How many speeds does it have? (mixer app)", candidates, vocabulary)
-    signals = {c["id"]: c["signals"] for c in ranked}
+    question = "How many speeds does it have? (mixer app)"
+    _, signals = ranked_with_signals(question, candidates, more_words="app speeds")
     assert signals["install"]["heading"] == 0.0  # "mixer app" names the page, not the section
     assert signals["speeds"]["heading"] > 0.0
