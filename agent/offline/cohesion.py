@@ -1,13 +1,14 @@
 """What an excerpt needs to be read on its own: the sentence its "it" or "these" points back
-to, its numbered list whole, the lead-in of its list, what its lead-in ending in ":" introduces,
-and, of a long table, the header with the rows that answer."""
+to, its numbered list whole, the lead-in of its list, what its lead-in introduces (a sentence
+ending in ":", or one that names "the following" list, table or code), and, of a long table,
+the header with the rows that answer."""
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from agent.offline.text import is_code, is_heading, is_list_item, terms
+from agent.offline.text import is_block, is_code, is_heading, is_list_item, terms
 
 OPENERS = frozenset(
     (
@@ -44,19 +45,23 @@ MAX_ORDERED_ITEMS = 12
 """A numbered list up to this long is kept whole; a longer one keeps only the chosen steps."""
 MAX_LIST_ITEMS = 8
 """A bulleted list up to this long is kept whole, and a lead-in ending in ":" brings it."""
+FOLLOWING = re.compile(r"\b(the following|as follows|(shown|listed|given) below)\b", re.IGNORECASE)
+"""Words by which a sentence without a closing ":" introduces the list or block after it."""
 MAX_TABLE_ROWS = 8
 """A longer table keeps its header and the rows that hold the question's terms."""
 
 
 @dataclass(frozen=True)
 class Place:
-    """Where a unit sits: document, position, paragraph/list/block group, numbered or not."""
+    """Where a unit sits: document, position, paragraph/list/block group, numbered or not,
+    nested under another list item or not."""
 
     document: int
     position: int
     group: int
     ordered: bool
     text: str
+    nested: bool = False
 
 
 P = TypeVar("P", bound=Place)
@@ -148,20 +153,26 @@ def _list_lead_ins(
         if is_list_item(place.text):
             first = min(_group(place, places), key=lambda p: p.position)
             lead = _before(first, by_position)
-            if lead is not None and lead.text.rstrip().endswith(":"):
+            if lead is not None and introduces(lead.text, first.text):
                 found.add(lead)
     return found
 
 
+def introduces(sentence: str, following: str) -> bool:
+    """Whether `sentence` is the lead-in of the unit after it: it ends in ":", or it names
+    "the following" (or "as follows", "below") and a list, table or code block follows."""
+    return sentence.rstrip().endswith(":") or bool(
+        FOLLOWING.search(sentence) and (is_list_item(following) or is_block(following))
+    )
+
+
 def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]) -> set[P]:
-    """What lead-ins ending in ":" introduce: the next sentence, table or code, or the list
-    right after them (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
+    """What lead-ins introduce: the next sentence, table or code, or the list right after them
+    (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
     found: set[P] = set()
     for place in picked:
-        if not place.text.rstrip().endswith(":"):
-            continue
         nxt = by_position.get((place.document, place.position + 1))
-        if nxt is None:
+        if nxt is None or not introduces(place.text, nxt.text):
             continue
         if not (is_list_item(nxt.text) or is_heading(nxt.text)):
             found.add(nxt)

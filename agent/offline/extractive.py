@@ -8,9 +8,10 @@ above it. The best chunk's most relevant units speak first (the reranker's first
 contributes), another chunk adds a unit only when that unit is relevant on its own and brings
 a topic term the answer lacks. Then each unit gets what it needs to be read (`cohesion`): the
 sentence its "it" points back to, its numbered list whole, what its lead-in introduces. A
-structural question ("what are the learning objectives…") gets its section's list whole, and
-a request for code gets the best code block whole. When no unit holds the question's main
-topic, the answer says the book only touches it before giving the closest material.
+structural question ("what are the learning objectives…") gets its section's list (of a long
+nested one, the top-level points), and a request for code gets the best code block whole.
+When no unit holds the question's main topic, the answer says the book only touches it
+before giving the closest material.
 """
 
 import math
@@ -116,9 +117,11 @@ def _score_units(question: str, texts: list[str], headings: list[str]) -> list[E
             coverage = _coverage(weights, terms(unit.text), heading)
             score = coverage * prior + 0.05 / (1 + position)
             topic = frozenset(weights) & (terms(unit.text) | heading)
-            excerpt = Excerpt(document, position, unit.group, unit.ordered, unit.text, score)
+            place = Excerpt(document, position, unit.group, unit.ordered, unit.text, unit.nested)
             headed = bool(heading & topic)
-            excerpts.append(replace(excerpt, coverage=coverage, topic=topic, headed=headed))
+            excerpts.append(
+                replace(place, score=score, coverage=coverage, topic=topic, headed=headed)
+            )
     return excerpts
 
 
@@ -149,11 +152,18 @@ def _only_touched(excerpts: list[Excerpt]) -> bool:
 
 
 def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:
-    """The best section's list whole, when the question asks for that kind of section."""
+    """The best section, when the question asks for that kind of section: its opening with
+    its list whole, or, when its lists are too long for that, their top-level points (the
+    sub-items only detail them)."""
     intent = structural_intent(question)
-    if intent and headings and heading_answers_intent(intent, headings[0]):
-        return [e for e in excerpts if e.document == 0][:MAX_LIST_ITEMS]
-    return []
+    if not (intent and headings and heading_answers_intent(intent, headings[0])):
+        return []
+    section = [e for e in excerpts if e.document == 0]
+    items = [e for e in section if is_list_item(e.text)]
+    if len(items) <= MAX_LIST_ITEMS:
+        return section[:MAX_LIST_ITEMS]
+    points = [e for e in items if not e.nested] or items
+    return points[:MAX_LIST_ITEMS]
 
 
 def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:

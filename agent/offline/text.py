@@ -15,7 +15,7 @@ QUESTION_FRAMING = (
     "explain describe tell show give list mean meaning difference different purpose role "
     "work works working use used using example examples book chapter lesson section please "
     "understand know learn need want would could should important main key kind kinds type "
-    "types way ways thing things something anything happen happens also versus vs summarise "
+    "types way ways thing things something anything happen happens also versus vs summarise make "
     "summarize summary"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
@@ -116,6 +116,8 @@ class Unit:
     """Units of one paragraph, one list or one block share it; blocks are groups of their own."""
     ordered: bool = False
     """An item of a numbered list (readers need such a list whole)."""
+    nested: bool = False
+    """A list item indented under another one (a detail of the item above it)."""
 
 
 def split_units(markdown: str) -> list[str]:
@@ -149,8 +151,8 @@ class _Parser:
             self.add("\n".join(self.fence))
         return self.units
 
-    def add(self, text: str, ordered: bool = False) -> None:
-        self.units.append(Unit(text, self.group, ordered))
+    def add(self, text: str, ordered: bool = False, nested: bool = False) -> None:
+        self.units.append(Unit(text, self.group, ordered, nested))
 
     def new_group(self) -> None:
         self.group += 1
@@ -161,7 +163,7 @@ class _Parser:
             text = " ".join(line.strip() for line in self.paragraph)
             if self.list_ordered is not None and self.units and is_list_item(self.units[-1].text):
                 last = self.units.pop()  # a list item's continuation lines belong to it
-                self.add(f"{last.text} {text}", last.ordered)
+                self.add(f"{last.text} {text}", last.ordered, last.nested)
             else:
                 self.units.extend(
                     Unit(s.strip(), self.group) for s in SENTENCE_END.split(text) if s.strip()
@@ -227,7 +229,7 @@ class _Parser:
             if self.list_ordered is None:
                 self.new_group()
                 self.list_ordered = bool(ORDERED_ITEM.match(stripped))
-            self.add(stripped, self.list_ordered)
+            self.add(stripped, self.list_ordered, nested=indented)
         elif in_list_block:
             self.paragraph.append(line)
         else:

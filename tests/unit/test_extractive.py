@@ -115,3 +115,37 @@ def test_sources_that_are_only_long_programs_still_give_an_answer():
     program = "```python\n" + "\n".join(f"oven.step({n})" for n in range(12)) + "\n```"
     said = answer("Why does the oven restart its steps?", [program, program.replace("(", "((")])
     assert "oven.step(11)\n```\n\n[1]" in said  # the best source's program, cited
+
+
+def test_a_sentence_naming_the_following_list_brings_the_list():
+    text = (
+        "When the cellar is cold, the following loaves are baked first and the rest wait.\n\n"
+        "- Rye sourdough\n- Spelt batard\n\n"
+        "A lame is a razor for scoring."
+    )
+    said = answer("Which loaves are baked first when the cellar is cold?", [text], ["Cold"])
+    assert "- Rye sourdough" in said and "- Spelt batard" in said
+    assert "razor" not in said
+
+
+def test_a_recap_of_a_long_nested_list_gives_its_top_level_points():
+    items = "".join(
+        f"- **Point {n}: {topic} matters**\n  - detail {n}a about {topic}\n"
+        f"  - detail {n}b about {topic}\n"
+        for n, topic in enumerate(["proofing", "shaping", "scoring", "baking"], start=1)
+    )
+    text = f"Baking takes practice.\n\nHere is what we covered:\n\n{items}"
+    said = answer("Can you recap the bread lesson?", [text], ["Bread › What You've Learned"])
+    for n in range(1, 5):
+        assert f"- **Point {n}:" in said
+    assert "detail" not in said
+    assert "Here is what we covered:" in said
+
+
+def test_nested_list_items_are_marked_nested():
+    units = parse_units("- Top\n  - Under it\n- Next top")
+    assert [(u.text, u.nested) for u in units] == [
+        ("- Top", False),
+        ("- Under it", True),
+        ("- Next top", False),
+    ]
