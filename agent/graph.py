@@ -47,6 +47,7 @@ from agent.offline.text import structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
 from agent.resources import current_resources
+from agent.retrieval.named_pages import with_named_pages
 from agent.retrieval.search import SearchFilters
 from agent.retrieval.sources import candidate_from, expand_fragments, number_sources
 from agent.retrieval.vocabulary import book_vocabulary
@@ -180,7 +181,8 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Hybrid search with the reader's filters; structural questions also search by section."""
+    """Hybrid search with the reader's filters; structural questions also search by section,
+    and a page the question names by its name is searched again on its own."""
     ctx = context_of(runtime)
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
@@ -192,6 +194,7 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
         names = ", ".join(STRUCTURAL_SECTIONS[intent])  # how books title such a section
         queries.append(f"{intent} ({names}): {' '.join(topic_words(question))}")
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
+    hits = await asyncio.to_thread(with_named_pages, searcher, question, hits, filters)
     return {
         "candidates": [candidate_from(hit) for hit in hits],
         "question_parts": parts,

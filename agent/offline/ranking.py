@@ -41,13 +41,13 @@ from agent.state import Candidate
 class RerankWeights:
     """How much each signal counts: the fit on all three books, scaled so `dense` is 1.5."""
 
-    fused: float = 0.61
+    fused: float = 0.6
     dense: float = 1.5
-    title: float = 0.86
-    heading: float = 0.91
+    title: float = 0.89
+    heading: float = 0.94
     text: float = 0.4
-    asked_section: float = 0.8
-    recap: float = 0.42
+    asked_section: float = 0.81
+    recap: float = 0.41
     code: float = 0.13
 
 
