@@ -33,6 +33,7 @@ from agent.offline.text import (
     terms,
     topic_terms,
 )
+from agent.retrieval.sources import page_names
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -49,16 +50,6 @@ class RerankWeights:
     asked_section: float = 0.81
     recap: float = 0.41
     code: float = 0.13
-
-
-def _page_names(payload: dict) -> str:
-    """What a page is called: title, H1 and sidebar label, which books do not keep equal."""
-    names = [
-        payload.get("title"),
-        *payload.get("heading_path", [])[:1],
-        payload.get("sidebar_label"),
-    ]
-    return " ".join(str(name) for name in names if name)
 
 
 def _intent_signals(question: str, payload: dict) -> dict[str, float]:
@@ -95,7 +86,7 @@ def rank_candidates(
         signals = {
             "fused": candidate["score"] / top_fused,
             "dense": candidate["dense_score"],
-            "title": vocabulary.coverage(wanted, terms(_page_names(payload))),
+            "title": vocabulary.coverage(wanted, terms(" ".join(page_names(payload)))),
             "heading": vocabulary.coverage(own, terms(" ".join(headings))),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             **_intent_signals(question, payload),

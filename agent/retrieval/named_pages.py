@@ -10,6 +10,7 @@ sections join the candidates; the reranker then weighs them like any other.
 
 from agent.offline.text import terms, topic_terms
 from agent.retrieval.search import HybridSearcher, SearchFilters, SearchHit
+from agent.retrieval.sources import page_names
 
 MAX_NAMED_PAGES = 2
 SECTIONS_PER_PAGE = 3
@@ -17,13 +18,8 @@ SECTIONS_PER_PAGE = 3
 
 def names_page(question_terms: frozenset[int], payload: dict) -> bool:
     """Whether every term of one of the page's names is in the question."""
-    names = (
-        payload.get("title"),
-        *payload.get("heading_path", [])[:1],
-        payload.get("sidebar_label"),
-    )
     return any(
-        (page_terms := terms(str(name))) and page_terms <= question_terms for name in names if name
+        (page_terms := terms(name)) and page_terms <= question_terms for name in page_names(payload)
     )
 
 
@@ -45,12 +41,11 @@ def joined(hits: list[SearchHit], page_hits: list[SearchHit]) -> list[SearchHit]
     score: a search within one page ranks its sections against each other only."""
     known = {hit.id for hit in hits}
     floor = min((hit.score for hit in hits), default=0.0)
-    added = [
+    return hits + [
         SearchHit(hit.id, floor, hit.payload, hit.dense_score, hit.dense_scores)
         for hit in page_hits
         if hit.id not in known
     ]
-    return hits + list({hit.id: hit for hit in added}.values())
 
 
 def with_named_pages(

@@ -7,6 +7,17 @@ from core.safety import escape_text
 from core.store import BookIndex
 
 
+def page_names(payload: dict) -> list[str]:
+    """What a chunk's page is called: its title, H1 and sidebar label, which books do not keep
+    equal (readers name a page by any of them)."""
+    names = [
+        payload.get("title"),
+        *payload.get("heading_path", [])[:1],
+        payload.get("sidebar_label"),
+    ]
+    return [str(name) for name in names if name]
+
+
 def candidate_from(hit: SearchHit) -> Candidate:
     """A search hit as the state carries it."""
     return Candidate(
