@@ -42,7 +42,7 @@ ask about the topic ("how does the robot remember", "what do I need to know abou
 HEADING = re.compile(r"^#{1,6}\s+\S")
 LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 CODE_INTENT = re.compile(
-    r"\b(code|snippet|example|command|commands|script|launch file|how do i (write|run|launch|"
+    r"\b(code|snippet|example|command|commands|script|how do i (write|run|launch|"
     r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
     re.IGNORECASE,
 )

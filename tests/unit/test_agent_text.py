@@ -99,6 +99,12 @@ def test_words_that_also_ask_about_the_topic_are_not_structural_intents(question
     assert asks_for_code("Show me the launch file") and not asks_for_code("Why use DDS?")
 
 
+def test_a_request_for_code_is_read_from_how_it_asks_not_from_a_books_nouns():
+    assert not asks_for_code("What does a launch file start?")  # a topic, in one book
+    assert asks_for_code("Give me an example launch file")
+    assert asks_for_code("How do I write a reducer?")
+
+
 def test_units_keep_code_blocks_and_tables_whole():
     table = "| a | b |\n|---|---|\n| 1 | 2 |"
     text = f"First sentence. Second one.\n\n{table}\n\n```py\nx = 1\n\ny = 2\n```\n- item"
