@@ -83,7 +83,7 @@ class GradeThresholds:
 
     min_text_coverage: float = 0.2
     """Share of the question's topic weight the chunk must contain."""
-    min_dense: float = 0.3
+    min_dense: float = 0.25
     """Minimum cosine of question and chunk."""
     max_unknown_share: float = 0.65
     """Above this share of topic weight on terms the book never uses, the question is off-book."""
