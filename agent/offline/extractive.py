@@ -6,7 +6,9 @@ terms it holds, each term weighted by how rare it is among the units (a word on 
 such as the book's subject, tells the units apart least), with some credit for the headings
 above it. The best chunk's most relevant units speak first (the reranker's first choice always
 contributes), another chunk adds a unit only when that unit is relevant on its own and brings
-a topic term the answer lacks. Then each unit gets what it needs to be read (`cohesion`): the
+a topic term the answer lacks. When the best chunk's units share few of the question's words
+(a reader's own words for the book's terms), its opening comes too: the reranker chose it on
+more than words, and a section's first sentences say what it is about. Then each unit gets what it needs to be read (`cohesion`): the
 sentence its "it" points back to, its numbered list whole, what its lead-in introduces. A
 structural question ("what are the learning objectives…") gets its section's list (of a long
 nested one, the top-level points), and a request for code gets the best code block whole.
@@ -38,6 +40,8 @@ MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
 FIRST_UNITS = 4
+OPENING_UNITS = 2
+"""How many of the best source's first units come along when none of its units matches well."""
 """How many units the best source gives on their own merit."""
 SECONDARY_UNITS = 4
 """How many units the other sources may add."""
@@ -194,7 +198,10 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
     out unless the sources hold nothing else; a source that is only a program gives way."""
     excerpts = [e for e in excerpts if not is_code(e.text) or _short(e.text)] or excerpts
     first = min(e.document for e in excerpts)
-    chosen = _best(e for e in excerpts if e.document == first)[:FIRST_UNITS]
+    own = [e for e in excerpts if e.document == first]
+    chosen = _best(own)[:FIRST_UNITS]
+    if not any(e.coverage >= DIRECT_COVERAGE or e.headed for e in chosen):
+        chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
     return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
 
 
