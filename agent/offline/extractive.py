@@ -8,8 +8,9 @@ above it. The best chunk's most relevant units speak first (the reranker's first
 contributes), another chunk adds a unit only when that unit is relevant on its own and brings
 a topic term the answer lacks. When the best chunk's units share few of the question's words
 (a reader's own words for the book's terms), its opening comes too: the reranker chose it on
-more than words, and a section's first sentences say what it is about. Then each unit gets what it needs to be read (`cohesion`): the
-sentence its "it" points back to, its numbered list whole, what its lead-in introduces. A
+more than words, and a section's first sentences say what it is about. Then each unit gets
+what it needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list
+whole, what its lead-in introduces. A
 structural question ("what are the learning objectives…") gets its section's list (of a long
 nested one, the top-level points), and a request for code gets the best code block whole.
 When no unit holds the question's main topic, the answer says the book only touches it
