@@ -20,6 +20,7 @@ from agent.offline.text import SENTENCE_END, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
+QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 
 
@@ -32,8 +33,11 @@ def question_names(question: str) -> list[str]:
     (`max_width`, `rustfmt.toml`) or capitalised.
 
     A capitalised word that opens a sentence counts only when it is one of the others: "How"
-    and "Colleagues" open sentences, "MoveIt" is a name wherever it stands.
+    and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
+    are the reader's examples or a message they saw ("named like 'counterIncremented'"), not
+    something they ask about.
     """
+    question = QUOTED.sub(" ", question)
     names = []
     for match in WORD.finditer(question):
         word = match.group()

@@ -17,6 +17,14 @@ def test_names_are_caps_camel_case_identifiers_or_capitalised_inside_a_sentence(
     assert question_names("Colleagues commit files. Which setting fixes it?") == []
 
 
+def test_words_in_quotes_are_the_reader_s_examples_not_names():
+    question = "Should my actions be named like 'setCount' or like 'counterIncremented'?"
+    assert question_names(question) == []
+    assert question_names('Why does "Actions must be plain objects" come from NgRx?') == ["NgRx"]
+    # apostrophes inside words open no quote
+    assert question_names("Why doesn't MoveIt plan? Is it Redux's fault?") == ["MoveIt", "Redux"]
+
+
 def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
     vocabulary = Vocabulary({t: 4 for t in terms("line endings repository windows")}, 100)
     assert unknown_names("Colleagues on Windows change line endings. Why?", vocabulary) == []
