@@ -41,6 +41,7 @@ from agent.offline.grading import (
     grade_offline,
     off_book,
     passing_names,
+    unknown_share,
 )
 from agent.offline.ranking import cover_parts, one_per_section, rank_candidates
 from agent.offline.text import structural_intent
@@ -280,7 +281,8 @@ async def _kept_offline(
         else rank_candidates(question, candidates, vocabulary)
     )
     asked = ask_coverage(question, ranked, vocabulary)
-    passing = {c["id"] for c in grade_offline(ranked, thresholds, asked)}
+    known = 1.0 - unknown_share(question, vocabulary)
+    passing = {c["id"] for c in grade_offline(ranked, thresholds, asked, known)}
     kept = [c for c in candidates if c["id"] in passing]
     if kept and passing_names(question, vocabulary, kept):
         return None

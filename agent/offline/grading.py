@@ -132,6 +132,7 @@ def grade_offline(
     ranked: list[Candidate],
     thresholds: GradeThresholds,
     asked: dict[str, float] | None = None,
+    known: float = 1.0,
 ) -> list[Candidate]:
     """The reranked candidates that support an answer, best first (may be empty).
 
@@ -142,12 +143,17 @@ def grade_offline(
     section's content. When anything passes, the reranker's first choice is kept too: it
     combines every signal, while a threshold looks at one, and a long section split in parts
     often covers fewer of the question's words in the part that answers it.
+
+    Coverage is judged over the words the book uses (`known`: their share of the question's
+    topic weight, from `unknown_share`): a reader's own word that the book never uses can be
+    covered by no chunk, and `off_book` already judges those words.
     """
     asked = asked or {}
     passing = [
         c
         for c in ranked
-        if max(c["signals"]["text"], asked.get(c["id"], 0.0)) >= thresholds.min_text_coverage
+        if max(c["signals"]["text"], asked.get(c["id"], 0.0))
+        >= thresholds.min_text_coverage * known
         and (c["dense_score"] >= thresholds.min_dense or c["signals"].get("asked_section"))
     ]
     if passing and passing[0] is not ranked[0]:

@@ -164,6 +164,16 @@ def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes()
     assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
 
 
+def test_text_coverage_is_judged_over_the_words_the_book_uses():
+    # "Why does my gripper crush paper cups?": "crush" and "cups" are the reader's words, the
+    # book never uses them, so no section can cover them
+    impedance = Candidate(
+        id="impedance", score=1.0, dense_score=0.5, payload={}, signals={"text": 0.15}
+    )
+    assert grade_offline([impedance], GradeThresholds()) == []
+    assert grade_offline([impedance], GradeThresholds(), known=0.6) == [impedance]
+
+
 def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness():
     def ranked(name: str, asked_section: float) -> Candidate:
         signals = {"text": 0.6, "asked_section": asked_section}
