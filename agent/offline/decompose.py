@@ -7,8 +7,9 @@ goes missing. The graph searches for the whole question and for every part toget
 makes sure each part's best section is among the first (`agent.offline.ranking.cover_parts`).
 
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
-difference between A and B", "A vs B") gives its two sides; otherwise a new clause opened by
-", and" / ", but" / ";" / a second question / "and how|what|why..." starts a part (a
+difference between A and B", "A vs B") gives its two sides, as does "how do A and B work
+together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
+"and also" / "and how|what|why..." starts a part (a
 sentence that only sets the scene before the question is not a part). A part must
 name a topic (enough topic terms) or it is not a part: "..., and can I change that?" is not.
 A follow-up's appended earlier topic is a part of its own (see `question_parts`).
@@ -23,10 +24,16 @@ QUESTION_WORDS = (
     "how|what|why|when|where|which|who|whether|can|could|should|does|do|is|are|will|would|then"
 )
 CLAUSE_BREAK = re.compile(
-    rf"(?:,\s*(?:and|but|or|plus)\s+|;\s*|(?<=\?)\s+|\s+and\s+(?=(?:{QUESTION_WORDS})\b))",
+    rf"(?:,\s*(?:and|but|or|plus)\s+|;\s*|(?<=\?)\s+|\s+and\s+also\s+"
+    rf"|\s+and\s+(?=(?:{QUESTION_WORDS})\b))",
     re.IGNORECASE,
 )
 BETWEEN = re.compile(r"\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[?.!]|$)", re.I)
+TOGETHER = re.compile(
+    r"\bhow\s+(?:do|does|can|should)\s+(.+?)\s+and\s+(.+?)\s+"
+    r"(?:work|fit|go)\s+together\b",
+    re.I,
+)
 VERSUS = re.compile(r"(\S+(?:\s+\S+)?)\s+(?:vs\.?|versus)\s+(\S+(?:\s+\S+)?)", re.I)
 MIN_CLAUSE_TERMS = 2
 MAX_PARTS = 3
@@ -41,7 +48,7 @@ def question_parts(question: str) -> list[str]:
     ask (a comparison's sides each carry it instead).
     """
     asked, topic = appended_topic(question)
-    sides = BETWEEN.search(asked) or VERSUS.search(asked)
+    sides = BETWEEN.search(asked) or TOGETHER.search(asked) or VERSUS.search(asked)
     if sides:
         parts = [_trimmed(side) for side in sides.groups()]
         return [f"{part} {topic}".rstrip() for part in parts] if all(parts) else []

@@ -34,6 +34,14 @@ from agent.state import Candidate
             "Where are sessions stored? Can two servers share the session store?",
             ["Where are sessions stored", "Can two servers share the session store"],
         ),
+        (
+            "How do rate limiting and request queueing work together to protect the database?",
+            ["rate limiting", "request queueing"],
+        ),
+        (
+            "How do I rotate the log files daily and also keep the last week compressed?",
+            ["How do I rotate the log files daily", "keep the last week compressed"],
+        ),
     ],
 )
 def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
