@@ -4,12 +4,12 @@ A question is off-book when it names something the book never mentions (a produc
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
 "Roomba" or "MoveIt"); when it names something the book mentions only in passing and none of
 the chunks an answer would be built from mention it (another library's feature, asked of docs
-that name that library once in a comparison); or when most of its topic weight sits on words
-the book never uses (a question about risotto). Plain unknown words alone do not decide it:
-readers paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when
-its embedding is close enough to the question and it covers some of the question's topic
-terms. The thresholds were calibrated on in-scope and out-of-scope questions; the graph's
-context inherits them.
+that name that library once in a comparison), or, asked how to use it, none is about it; or
+when most of its topic weight sits on words the book never uses (a question about risotto).
+Plain unknown words alone do not decide it: readers paraphrase ("drawbacks" for the book's
+"limitations"). Otherwise a chunk is kept when its embedding is close enough to the question
+and it covers some of the question's topic terms. The thresholds were calibrated on in-scope
+and out-of-scope questions; the graph's context inherits them.
 """
 
 import re
@@ -20,6 +20,8 @@ from agent.offline.text import SENTENCE_END, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
+HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
+LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 
@@ -65,10 +67,14 @@ def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
 
 
 def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> list[str]:
-    """Names the book mentions only in passing, and none of the `kept` chunks mentions.
+    """Names the book mentions only in passing that the `kept` chunks do not answer for.
 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
+    A kept chunk that mentions the name answers for it, except for a question asking how to do
+    something with it (`HOW_TO`): one line of a catalogue ("a desktop app for inspecting React
+    Native apps") says that the thing exists and what it is, not how to use it, so there the
+    chunk must be about the name (`discusses`).
     """
     rare = [
         name
@@ -77,8 +83,22 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     ]
     if not rare:  # most questions: the kept chunks need not be read
         return []
+    if HOW_TO.search(appended_topic(question)[0]):
+        return [
+            name for name in rare if not any(discusses(c["payload"], terms(name)) for c in kept)
+        ]
     present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
     return [name for name in rare if not terms(name) & present]
+
+
+def discusses(payload: dict, name: frozenset[int]) -> bool:
+    """Whether a chunk is about a name: its headings name it, or its text says it more than
+    once (link targets aside)."""
+    headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
+    if name & terms(" ".join(headings)):
+        return True
+    prose = LINK_TARGET.sub("", payload.get("text", ""))
+    return sum(bool(name & terms(word)) for word in WORD.findall(prose)) > 1
 
 
 @dataclass(kw_only=True)

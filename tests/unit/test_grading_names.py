@@ -43,7 +43,7 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
         },
         200,
     )
-    question = "How do I persist state with Zustand middleware?"
+    question = "Can Zustand middleware persist state?"
     about_something_else = [chunk("Middleware wraps the store's dispatch to persist state.")]
     assert passing_names(question, vocabulary, about_something_else) == ["Zustand"]
     about_it = [chunk("Unlike Zustand, this store keeps one reducer.")]
@@ -51,3 +51,24 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
     # a name the book uses often is its own topic, whatever was kept
     common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("Zustand")}}, 200)
     assert passing_names(question, common, about_something_else) == []
+
+
+def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
+    vocabulary = Vocabulary(
+        {**{t: 40 for t in terms("store state app inspect")}, **{t: 1 for t in terms("Tron")}}, 200
+    )
+    catalogue = chunk(
+        "**[acme/tron](https://github.com/acme/tron)**\n\nA desktop app for inspecting state."
+    )
+    # one linked line says that Tron exists, which answers whether it does
+    assert (
+        passing_names("Is there an app like Tron to inspect state?", vocabulary, [catalogue]) == []
+    )
+    how = "How do I connect Tron to my app to inspect state?"
+    assert passing_names(how, vocabulary, [catalogue]) == ["Tron"]
+    headed = Candidate(
+        id="h", score=1.0, dense_score=0.5, payload={"text": "Run it.", "heading_path": ["Tron"]}
+    )
+    assert passing_names(how, vocabulary, [headed]) == []
+    twice = chunk("Tron connects over a socket. Start Tron before the app.")
+    assert passing_names(how, vocabulary, [twice]) == []
