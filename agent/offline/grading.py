@@ -21,7 +21,7 @@ from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
-LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
+LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 
@@ -72,9 +72,9 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
     A kept chunk that mentions the name answers for it, except for a question asking how to do
-    something with it (`HOW_TO`): one line of a catalogue ("a desktop app for inspecting React
-    Native apps") says that the thing exists and what it is, not how to use it, so there the
-    chunk must be about the name (`discusses`).
+    something with it (`HOW_TO`): a catalogue that links to the thing ("[acme/tron](…): a
+    desktop app for inspecting React Native apps") says that it exists and what it is, not how
+    to use it, so there the chunk must speak of the name itself (`discusses`).
     """
     rare = [
         name
@@ -92,13 +92,11 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
 
 
 def discusses(payload: dict, name: frozenset[int]) -> bool:
-    """Whether a chunk is about a name: its headings name it, or its text says it more than
-    once (link targets aside)."""
+    """Whether a chunk speaks of a name itself: its headings name it, or its text does outside
+    links (a catalogue that only links to the thing points elsewhere for how to use it)."""
     headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
-    if name & terms(" ".join(headings)):
-        return True
-    prose = LINK_TARGET.sub("", payload.get("text", ""))
-    return sum(bool(name & terms(word)) for word in WORD.findall(prose)) > 1
+    prose = LINK.sub(" ", payload.get("text", ""))
+    return bool(name & (terms(" ".join(headings)) | terms(prose)))
 
 
 @dataclass(kw_only=True)

@@ -70,5 +70,6 @@ def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
         id="h", score=1.0, dense_score=0.5, payload={"text": "Run it.", "heading_path": ["Tron"]}
     )
     assert passing_names(how, vocabulary, [headed]) == []
-    twice = chunk("Tron connects over a socket. Start Tron before the app.")
-    assert passing_names(how, vocabulary, [twice]) == []
+    # a sentence of the book's own that names it speaks of it
+    prose = chunk("Start the inspector (Tron) before the app.")
+    assert passing_names(how, vocabulary, [prose]) == []
