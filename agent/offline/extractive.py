@@ -10,9 +10,9 @@ a topic term the answer lacks. When the best chunk's units share few of the ques
 (a reader's own words for the book's terms), its opening comes too: the reranker chose it on
 more than words, and a section's first sentences say what it is about. Then each unit gets
 what it needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list
-whole, what its lead-in introduces. A
-structural question ("what are the learning objectives…") gets its section's list (of a long
-nested one, the top-level points), and a request for code gets the best code block whole.
+whole, what its lead-in introduces. A structural question ("what are the learning objectives…")
+gets its section's list (of a long nested one, the top-level points), and a request for code
+gets the best code block whole.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material.
 """
@@ -41,9 +41,9 @@ MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
 FIRST_UNITS = 4
+"""How many units the best source gives on their own merit."""
 OPENING_UNITS = 2
 """How many of the best source's first units come along when none of its units matches well."""
-"""How many units the best source gives on their own merit."""
 SECONDARY_UNITS = 4
 """How many units the other sources may add."""
 UNITS_PER_SOURCE = 2
@@ -151,7 +151,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
 
 
 def _only_touched(excerpts: list[Excerpt]) -> bool:
-    """Whether the sources barely meet the question: no unit holds a good part of its topic,
+    """Whether these excerpts barely meet the question: no unit holds a good part of its topic,
     and no heading names any of it."""
     return not any(e.coverage >= DIRECT_COVERAGE or e.headed for e in excerpts)
 
@@ -201,7 +201,7 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
     first = min(e.document for e in excerpts)
     own = [e for e in excerpts if e.document == first]
     chosen = _best(own)[:FIRST_UNITS]
-    if not any(e.coverage >= DIRECT_COVERAGE or e.headed for e in chosen):
+    if _only_touched(chosen):
         chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
     return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
 
