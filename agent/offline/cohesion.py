@@ -25,6 +25,7 @@ OPENING_PHRASES = (
     "for instance",
     "in that case",
     "in this case",
+    "in other words",
     "as a result",
     "the same",
     "the former",

@@ -14,7 +14,9 @@ whole, what its lead-in introduces. A structural question ("what are the learnin
 gets its section's list (of a long nested one, the top-level points), and a request for code
 gets the best code block whole.
 When no unit holds the question's main topic, the answer says the book only touches it
-before giving the closest material.
+before giving the closest material. When a how-to question is best met by a section listing
+what the reader should have done before starting, the answer says the book assumes that step
+and quotes only that section.
 """
 
 import math
@@ -25,6 +27,7 @@ from agent.offline.cohesion import Place, answering_rows, with_context
 from agent.offline.text import (
     answer_terms,
     asks_for_code,
+    asks_how_to,
     heading_answers_intent,
     heading_text,
     is_block,
@@ -68,6 +71,9 @@ it), the book only touches the question. Set low: a paraphrased question shares 
 the passage that answers it, and saying "not directly" of an answer is worse than not saying
 it."""
 ONLY_TOUCHED = "This does not seem to be answered directly; these are the closest passages:"
+ONLY_A_PREREQUISITE = (
+    "This is not explained here; it is only listed as something to have in place first:"
+)
 NOT_IN_SELECTION = (
     "The selected text does not seem to answer this question. Try selecting a passage that "
     "covers it, or ask without a selection to search the whole book."
@@ -137,7 +143,9 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     if not excerpts:
         return []
     structural = _structural(question, excerpts, headings)
-    chosen = structural or _code(question, excerpts) or _prose(excerpts)
+    prerequisite = _prerequisite(question, excerpts, headings)
+    special = structural or prerequisite or _code(question, excerpts)
+    chosen = special or _prose(excerpts)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -145,6 +153,8 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
         unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
     answer = list(unique.values())
+    if prerequisite:
+        return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
     if structural or not _only_touched(excerpts):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
@@ -169,6 +179,19 @@ def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> 
         return section[:MAX_LIST_ITEMS]
     points = [e for e in items if not e.nested] or items
     return points[:MAX_LIST_ITEMS]
+
+
+def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:
+    """The best source's relevant units alone, when a how-to question is best met by a
+    section listing what the reader should have done before starting ("Install ROS 2 Jazzy
+    and source its setup script"): the book assumes that step rather than teaching it, and
+    the other sources' steps (creating a workspace) would answer a different question."""
+    if not (asks_how_to(question) and headings) or structural_intent(question):
+        return []
+    if not heading_answers_intent("prerequisites", headings[0]):
+        return []
+    own = [e for e in excerpts if e.document == 0 and e.coverage > 0]
+    return _best(own)[:FIRST_UNITS]
 
 
 def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:

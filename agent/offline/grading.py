@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass
 
 from agent.offline.condense import appended_topic
-from agent.offline.text import SENTENCE_END, terms, topic_terms
+from agent.offline.text import SENTENCE_END, asks_how_to, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
-HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
@@ -72,7 +71,7 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
     A kept chunk that mentions the name answers for it, except for a question asking how to do
-    something with it (`HOW_TO`): a catalogue that links to the thing ("[acme/tron](…): a
+    something with it (`asks_how_to`): a catalogue that links to the thing ("[acme/tron](…): a
     desktop app for inspecting React Native apps") says that it exists and what it is, not how
     to use it, so there the chunk must speak of the name itself (`discusses`).
     """
@@ -83,7 +82,7 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     ]
     if not rare:  # most questions: the kept chunks need not be read
         return []
-    if HOW_TO.search(appended_topic(question)[0]):
+    if asks_how_to(appended_topic(question)[0]):
         return [
             name for name in rare if not any(discusses(c["payload"], terms(name)) for c in kept)
         ]

@@ -46,6 +46,7 @@ CODE_INTENT = re.compile(
     r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
     re.IGNORECASE,
 )
+HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
 FENCE = re.compile(r"^(`{3,}|~{3,})")
 CODE_NAME = re.compile(r"`[^`]+`|\S*[-_./@]\w\S*|\w*[a-z][A-Z]\w*")
@@ -100,6 +101,11 @@ def heading_answers_intent(intent: str, heading: str, text: str = "") -> bool:
     You'll Learn" or ":::info Prerequisites" rather than a heading)."""
     titles = [heading, *(match["title"] for match in ADMONITION_TITLE.finditer(text))]
     return any(titles_section(intent, title) for title in titles)
+
+
+def asks_how_to(question: str) -> bool:
+    """Whether the question asks how to do something ("how do I…", "how to…")."""
+    return bool(HOW_TO.search(question))
 
 
 def asks_for_code(question: str) -> bool:

@@ -1,7 +1,7 @@
 """Offline answers keep what a sentence needs to be read and leave out what does not answer."""
 
 from agent.offline.cohesion import leans_back
-from agent.offline.extractive import ONLY_TOUCHED, compose, select_excerpts
+from agent.offline.extractive import ONLY_A_PREREQUISITE, ONLY_TOUCHED, compose, select_excerpts
 from agent.offline.text import parse_units
 
 
@@ -26,6 +26,7 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert leans_back("However, rye needs less time.")
     assert leans_back("A cabinet holds them at a steady heat.")
     assert leans_back("A timer is the usual tool for that.")
+    assert leans_back("In other words, the crumb sets as it cools.")
     assert not leans_back("A proofing cabinet keeps dough warm.")
 
 
@@ -168,3 +169,45 @@ def test_a_source_that_answers_in_the_question_s_words_gives_only_that():
     said = answer("Do masses differ from robot to robot?", [RANDOMIZATION])
     assert "Masses differ" in said
     assert "Domain randomization" not in said
+
+
+PREREQUISITES = (
+    "Install the OvenOS firmware 2.1 and calibrate the thermostat before the first bake. "
+    "Keep a kitchen scale at hand."
+)
+WORKSPACE = (
+    "Your recipes live in a **binder**:\n\n"
+    "```bash\nmkdir binder && cd binder\novenctl install --recipes .\n```\n\n"
+    "The binder keeps every recipe you install in one place."
+)
+
+
+def test_a_how_to_question_met_only_by_a_prerequisite_says_the_book_assumes_it():
+    said = answer(
+        "How do I install the OvenOS firmware?",
+        [PREREQUISITES, WORKSPACE],
+        ["Prerequisites", "Recipe Binders"],
+    )
+    assert said.startswith(ONLY_A_PREREQUISITE)
+    assert "Install the OvenOS firmware 2.1" in said
+    assert "binder" not in said  # another section's steps answer another question
+
+
+def test_a_question_about_a_prerequisite_that_is_not_how_to_gets_no_caveat():
+    said = answer(
+        "Which OvenOS firmware version is needed?",
+        [PREREQUISITES, WORKSPACE],
+        ["Prerequisites", "Recipe Binders"],
+    )
+    assert "firmware 2.1" in said
+    assert ONLY_A_PREREQUISITE not in said
+
+
+def test_a_how_to_question_answered_by_a_teaching_section_gets_no_caveat():
+    said = answer(
+        "How do I install recipes into a binder?",
+        [WORKSPACE, PREREQUISITES],
+        ["Recipe Binders", "Prerequisites"],
+    )
+    assert ONLY_A_PREREQUISITE not in said
+    assert "ovenctl install --recipes ." in said
