@@ -230,10 +230,13 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
 
 
 def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
-    """The other sources' best units: any that add a topic term to what `chosen` says, or,
-    when `chosen` answers only weakly, any relevant one."""
+    """The other sources' best units: any that add a topic term to what `chosen` says, any
+    that meets the question better than the best of `chosen` does (the words `chosen` spread
+    over several units, said in one: "the only way to cause an update to the state is to …
+    dispatch it"), or, when `chosen` answers only weakly, any relevant one."""
     said = frozenset().union(*(e.topic for e in chosen))
     strong = any(e.coverage >= STRONG_COVERAGE for e in chosen)
+    best_said = max((e.coverage for e in chosen), default=0.0)
     documents = sorted({e.document for e in others})
     ranked = [_best(e for e in others if e.document == d)[:UNITS_PER_SOURCE] for d in documents]
     rounds = [(i, units[i]) for i in range(UNITS_PER_SOURCE) for units in ranked if i < len(units)]
@@ -241,7 +244,7 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
     for i, excerpt in rounds:  # each source's best unit first, then each one's second best
         if excerpt.coverage < MIN_SECONDARY_RELEVANCE * (1 + i) or len(added) == SECONDARY_UNITS:
             continue
-        if excerpt.topic - said or not strong:
+        if excerpt.topic - said or not strong or excerpt.coverage > best_said:
             added.append(excerpt)
             said |= excerpt.topic
     return chosen + added

@@ -211,3 +211,14 @@ def test_a_how_to_question_answered_by_a_teaching_section_gets_no_caveat():
     )
     assert ONLY_A_PREREQUISITE not in said
     assert "ovenctl install --recipes ." in said
+
+
+def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_no_new_word():
+    notes = "Hydration changes how a dough feels in the hand. Rye is sold in sacks of twenty kilos."
+    rule = "The only way to change the hydration of a rye dough is to weigh in more water."
+    said = answer(
+        "What is the only way to change the hydration of a rye dough?",
+        [notes, rule],
+        ["Hydration", "Water"],
+    )
+    assert "weigh in more water" in said
