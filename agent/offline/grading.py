@@ -108,6 +108,8 @@ class GradeThresholds:
     """Minimum cosine of question and chunk."""
     max_unknown_share: float = 0.65
     """Above this share of topic weight on terms the book never uses, the question is off-book."""
+    kept_first: int = 3
+    """How many of the reranker's first candidates are kept whenever any candidate passes."""
 
 
 def unknown_share(question: str, vocabulary: Vocabulary) -> float:
@@ -157,9 +159,10 @@ def grade_offline(
     of its asking sentence (`asked`, from `ask_coverage`). The section a structural question
     asks for ("I finished the quick start; where do I go next?" meeting "What's Next?") needs
     no embedding closeness: such a question's words are about the reader's course, not the
-    section's content. When anything passes, the reranker's first choice is kept too: it
-    combines every signal, while a threshold looks at one, and a long section split in parts
-    often covers fewer of the question's words in the part that answers it.
+    section's content. When anything passes, the reranker's first choices
+    (`kept_first`) are kept too: the reranker combines every signal, while a threshold
+    looks at one, and the section that answers a paraphrased question, or a long section's
+    part that answers it, often shares few of the question's words.
 
     Coverage is judged over the words the book uses (`known`: their share of the question's
     topic weight, from `unknown_share`): a reader's own word that the book never uses can be
@@ -173,6 +176,7 @@ def grade_offline(
         >= thresholds.min_text_coverage * known
         and (c["dense_score"] >= thresholds.min_dense or c["signals"].get("asked_section"))
     ]
-    if passing and passing[0] is not ranked[0]:
-        passing.insert(0, ranked[0])
-    return passing
+    if not passing:
+        return []
+    trusted = {c["id"] for c in ranked[: thresholds.kept_first]}
+    return [c for c in ranked if c in passing or c["id"] in trusted]

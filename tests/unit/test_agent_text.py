@@ -153,7 +153,7 @@ def test_code_comes_from_the_best_ranked_source_and_the_best_source_speaks():
     assert any("rclpy.init()" in e.text for e in excerpts)
 
 
-def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes():
+def test_offline_grading_keeps_the_rerankers_first_choices_when_anything_passes():
     def ranked(name: str, text: float, dense: float) -> Candidate:
         signals = {"text": text}
         return Candidate(id=name, score=1.0, dense_score=dense, payload={}, signals=signals)
@@ -162,6 +162,10 @@ def test_offline_grading_keeps_the_rerankers_first_choice_when_anything_passes()
     thresholds = GradeThresholds()
     assert grade_offline([first, second], thresholds) == [first, second]
     assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
+    paraphrased, unrelated = ranked("paraphrased", 0.0, 0.2), ranked("unrelated", 0.0, 0.2)
+    fourth, passing = ranked("fourth", 0.0, 0.2), ranked("passing", 0.5, 0.5)
+    kept = grade_offline([first, paraphrased, unrelated, fourth, passing], thresholds)
+    assert kept == [first, paraphrased, unrelated, passing]  # the first three, then what passes
 
 
 def test_text_coverage_is_judged_over_the_words_the_book_uses():
@@ -180,8 +184,11 @@ def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness
         return Candidate(id=name, score=1.0, dense_score=0.1, payload={}, signals=signals)
 
     whats_next, other = ranked("what's next", 1.0), ranked("other", 0.0)
-    assert grade_offline([whats_next, other], GradeThresholds()) == [whats_next]
+    assert grade_offline([whats_next], GradeThresholds()) == [whats_next]
     assert grade_offline([other], GradeThresholds()) == []
+    # below the reranker's first choices, too, it passes where the others do not
+    firsts = [ranked(f"first {n}", 0.0) for n in range(3)]
+    assert grade_offline([*firsts, other, whats_next], GradeThresholds()) == [*firsts, whats_next]
 
 
 def test_a_section_that_answers_the_asking_sentence_passes_whatever_the_scene_says():
