@@ -33,7 +33,7 @@ from agent.context import Context, context_of
 from agent.inputs import validate_turn
 from agent.llm import LLMUnavailableError
 from agent.offline import extractive
-from agent.offline.condense import about_the_page, condense_rules, topic_words
+from agent.offline.condense import about_the_page, appended_topic, condense_rules, topic_words
 from agent.offline.decompose import question_parts
 from agent.offline.grading import (
     GradeThresholds,
@@ -182,8 +182,9 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Hybrid search with the reader's filters; structural questions also search by section,
-    and a page the question names by its name is searched again on its own."""
+    """Hybrid search with the reader's filters; structural questions also search by section, a
+    follow-up condensed by rules also by its topic words alone, and a page the question names
+    by its name is searched again on its own."""
     ctx = context_of(runtime)
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
@@ -194,6 +195,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if intent and ctx.structural_expansion:
         names = ", ".join(STRUCTURAL_SECTIONS[intent])  # how books title such a section
         queries.append(f"{intent} ({names}): {' '.join(topic_words(question))}")
+    if appended_topic(question)[1]:  # a follow-up says little: its topic words alone, too
+        queries.append(" ".join(topic_words(question)))
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
     hits = await asyncio.to_thread(with_named_pages, searcher, question, hits, filters)
     return {

@@ -67,13 +67,18 @@ def with_embeddings(resources: Resources, embeddings: Embeddings) -> Resources:
 
 
 class CountingSearcher(HybridSearcher):
-    """The real hybrid searcher, counting its searches."""
+    """The real hybrid searcher, counting its searches and keeping the texts it searched."""
 
     searches = 0
 
-    def search(self, *args, **kwargs) -> list[SearchHit]:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.texts: list[str] = []
+
+    def search(self, query, *args, **kwargs) -> list[SearchHit]:  # type: ignore[no-untyped-def]
         self.searches += 1
-        return super().search(*args, **kwargs)
+        self.texts += [query] if isinstance(query, str) else query
+        return super().search(query, *args, **kwargs)
 
 
 def spied(resources: Resources) -> tuple[Resources, CountingSearcher, CountingEmbeddings]:

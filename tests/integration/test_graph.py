@@ -130,6 +130,17 @@ async def test_follow_up_is_condensed_with_the_conversation(book):
     assert "prismatic" in result["answer"]
 
 
+async def test_a_follow_up_is_also_searched_by_its_topic_words_alone(book):
+    resources, searcher, _ = spied(book)
+    history = [HumanMessage("What is URDF used for?"), AIMessage("It describes robots.")]
+    result = await ask(resources, "Which joint types does it support?", history)
+    assert result["standalone_question"] == "Which joint types does it support? (URDF)"
+    assert "joint support URDF" in searcher.texts
+    searcher.texts.clear()
+    await ask(resources, "Which joint types does URDF support?")  # not a follow-up
+    assert "joint support URDF" not in searcher.texts
+
+
 async def test_filters_restrict_the_sources(book):
     result = await ask(
         book, "What does the simulator publish to ROS 2?", filters={"module": "isaac"}
