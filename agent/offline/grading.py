@@ -178,5 +178,5 @@ def grade_offline(
     ]
     if not passing:
         return []
-    trusted = {c["id"] for c in ranked[: thresholds.kept_first]}
-    return [c for c in ranked if c in passing or c["id"] in trusted]
+    kept = {c["id"] for c in [*passing, *ranked[: thresholds.kept_first]]}
+    return [c for c in ranked if c["id"] in kept]
