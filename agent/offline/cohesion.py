@@ -40,6 +40,8 @@ EARLY_PRONOUNS = frozenset(("it", "they", "them"))
 EARLY_WORDS = 6
 CLOSING_DEMONSTRATIVES = frozenset(("this", "that", "these", "those", "them"))
 """A sentence ending "…the standard framework for that." names what came before."""
+CLOSING_REFERENCES = frozenset(("the two", "the other", "the others", "the former", "the latter"))
+"""A sentence ending "…translates between the two." names what came before."""
 WORD = re.compile(r"[a-z]+")
 LIST_MARKER = re.compile(r"^([-*+]|\d+[.)])\s+")
 MAX_ORDERED_ITEMS = 12
@@ -70,7 +72,8 @@ P = TypeVar("P", bound=Place)
 
 def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
-    or a connective ("However"), names "it"/"them" among its first words, or ends on "that"."""
+    or a connective ("However"), names "it"/"them" among its first words, or ends on "that" or
+    "the two"."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
         return False
@@ -80,6 +83,7 @@ def leans_back(sentence: str) -> bool:
         or opening.startswith(OPENING_PHRASES)
         or any(word in EARLY_PRONOUNS for word in words[1:EARLY_WORDS])
         or words[-1] in CLOSING_DEMONSTRATIVES
+        or " ".join(words[-2:]) in CLOSING_REFERENCES
     )
 
 

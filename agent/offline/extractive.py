@@ -183,15 +183,18 @@ def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> 
 
 def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:
     """The best source's relevant units alone, when a how-to question is best met by a
-    section listing what the reader should have done before starting ("Install ROS 2 Jazzy
-    and source its setup script"): the book assumes that step rather than teaching it, and
-    the other sources' steps (creating a workspace) would answer a different question."""
+    section listing what the reader should have done before starting, in a unit that holds
+    most of what is asked ("Install ROS 2 Jazzy and source its setup script"): the book
+    assumes that step rather than teaching it, and the other sources' steps (creating a
+    workspace) would answer a different question."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
         return []
     if not heading_answers_intent("prerequisites", headings[0]):
         return []
-    own = [e for e in excerpts if e.document == 0 and e.coverage > 0]
-    return _best(own)[:FIRST_UNITS]
+    own = _best(e for e in excerpts if e.document == 0 and e.coverage > 0)
+    if not own or own[0].coverage < STRONG_COVERAGE:  # it does not name what is asked
+        return []
+    return own[:FIRST_UNITS]
 
 
 def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:

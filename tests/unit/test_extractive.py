@@ -27,6 +27,7 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert leans_back("A cabinet holds them at a steady heat.")
     assert leans_back("A timer is the usual tool for that.")
     assert leans_back("In other words, the crumb sets as it cools.")
+    assert leans_back("A proofing schedule translates between the two.")
     assert not leans_back("A proofing cabinet keeps dough warm.")
 
 
@@ -222,3 +223,16 @@ def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_
         ["Hydration", "Water"],
     )
     assert "weigh in more water" in said
+
+
+def test_a_prerequisite_that_does_not_name_what_is_asked_gets_no_caveat():
+    said = answer(
+        "How do I add a proofing cabinet to my bakery?",
+        [
+            "A bakery with a working oven, from the previous lesson.",
+            "A **proofing cabinet** is added beside the oven and plugged into its own circuit.",
+        ],
+        ["Prerequisites", "Proofing Cabinets"],
+    )
+    assert ONLY_A_PREREQUISITE not in said
+    assert "plugged into its own circuit" in said
