@@ -192,11 +192,12 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     parts, changes = await _parts(state, ctx, question)
     queries = [question, *parts]  # parts first: `cover_parts` expects so
     intent = structural_intent(question)
+    topic = " ".join(topic_words(question))
     if intent and ctx.structural_expansion:
         names = ", ".join(STRUCTURAL_SECTIONS[intent])  # how books title such a section
-        queries.append(f"{intent} ({names}): {' '.join(topic_words(question))}")
+        queries.append(f"{intent} ({names}): {topic}")
     if appended_topic(question)[1]:  # a follow-up says little: its topic words alone, too
-        queries.append(" ".join(topic_words(question)))
+        queries.append(topic)
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
     hits = await asyncio.to_thread(with_named_pages, searcher, question, hits, filters)
     return {

@@ -69,10 +69,9 @@ def with_embeddings(resources: Resources, embeddings: Embeddings) -> Resources:
 class CountingSearcher(HybridSearcher):
     """The real hybrid searcher, counting its searches and keeping the texts it searched."""
 
-    searches = 0
-
     def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
+        self.searches = 0
         self.texts: list[str] = []
 
     def search(self, query, *args, **kwargs) -> list[SearchHit]:  # type: ignore[no-untyped-def]

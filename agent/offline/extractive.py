@@ -238,8 +238,8 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
     over several units, said in one: "the only way to cause an update to the state is to …
     dispatch it"), or, when `chosen` answers only weakly, any relevant one."""
     said = frozenset().union(*(e.topic for e in chosen))
-    strong = any(e.coverage >= STRONG_COVERAGE for e in chosen)
     best_said = max((e.coverage for e in chosen), default=0.0)
+    strong = best_said >= STRONG_COVERAGE
     documents = sorted({e.document for e in others})
     ranked = [_best(e for e in others if e.document == d)[:UNITS_PER_SOURCE] for d in documents]
     rounds = [(i, units[i]) for i in range(UNITS_PER_SOURCE) for units in ranked if i < len(units)]
