@@ -70,3 +70,15 @@ def test_a_follow_ups_heading_match_is_on_its_own_ask_not_the_earlier_topic():
     _, signals = ranked_with_signals(question, candidates, more_words="app speeds")
     assert signals["install"]["heading"] == 0.0  # "mixer app" names the page, not the section
     assert signals["speeds"]["heading"] > 0.0
+
+
+def test_seeing_frames_a_question_and_the_thing_to_be_seen_decides():
+    """The verb "see" asks for perception; a section that uses it for something else ("echo
+    the topic to see the readings") must not outrank the one about what is to be seen."""
+    candidates = [
+        section("echo", "Logs", "instructional", "Echo the mixer log to see the readings change."),
+        section("lumps", "Probes", "instructional", "A mixer probe is used for lump detection."),
+    ]
+    ranked, signals = ranked_with_signals("How do I make my mixer see lumps?", candidates)
+    assert ranked[0]["id"] == "lumps"
+    assert signals["echo"]["text"] < signals["lumps"]["text"]
