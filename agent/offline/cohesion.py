@@ -1,7 +1,7 @@
 """What an excerpt needs to be read on its own: the sentence its "it" or "these" points back
 to, its numbered list whole, the lead-in of its list, what its lead-in introduces (a sentence
-ending in ":", or one that names "the following" list, table or code), and, of a long table,
-the header with the rows that answer."""
+ending in ":", or one that names "the following" list, table or code), the heading of the
+subsection it sits in, and, of a long table, the header with the rows that answer."""
 
 import re
 from collections.abc import Iterable
@@ -103,6 +103,7 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _antecedents(picked, by_position)
         picked |= _whole_lists(picked, places)
         picked |= _list_lead_ins(picked, by_position, places)
+    picked |= _subsection_headings(picked, places)
     return list(picked)
 
 
@@ -119,6 +120,22 @@ def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P
                 break
             found.add(previous)
             place = previous
+    return found
+
+
+def _subsection_headings(picked: set[P], places: list[P]) -> set[P]:
+    """The heading of the subsection each unit sits in, when its chunk holds one above it: on a
+    reference page the heading names what the unit is about ("`WORKER_ID`" above "Each worker
+    process is assigned a unique id"), in a tutorial it says which step the unit belongs to."""
+    headings: dict[int, list[P]] = {}
+    for place in places:
+        if is_heading(place.text):
+            headings.setdefault(place.document, []).append(place)
+    found: set[P] = set()
+    for place in picked:
+        above = [h for h in headings.get(place.document, []) if h.position < place.position]
+        if above and not is_heading(place.text):
+            found.add(max(above, key=lambda h: h.position))
     return found
 
 

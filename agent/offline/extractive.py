@@ -60,6 +60,8 @@ that answers, yet high enough to leave out a sentence that shares one common wor
 STRONG_COVERAGE = 0.75
 """Once the best source holds this much of the question's topic in one unit, another source
 speaks only to add a topic term (see also `DIRECT_COVERAGE`)."""
+COMMAND_REACH = 4
+"""How many units after a how-to answer's explanation its command may follow."""
 SHORT_CODE_LINES = 4
 """A prose answer may quote a code block this short (fence lines aside)."""
 HEADING_CREDIT = 0.3
@@ -146,6 +148,8 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
+    if not special and asks_how_to(question):
+        chosen += _command_after(chosen, excerpts)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -230,6 +234,32 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
     if _only_touched(chosen):
         chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
     return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
+
+
+def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+    """For a how-to question answered in prose, the short command or configuration block
+    that follows the best source's explanation (within `COMMAND_REACH` units of its last
+    chosen unit), with the lead-in that introduces it: the explanation says why, the block
+    says what to run ("…run Jest with a flag that will tell it to re-generate snapshots:"
+    `jest --updateSnapshot`). Only a block that, with its lead-in, shares a term with the
+    question; none when the best source already gives code."""
+    first = min((e.document for e in chosen), default=0)
+    own = [e for e in excerpts if e.document == first]
+    if any(is_code(e.text) for e in chosen if e.document == first):
+        return []
+    last = max((e.position for e in chosen if e.document == first), default=0)
+    best: list[Excerpt] = []
+    best_coverage = 0.0
+    for previous, block in zip([None, *own], own, strict=False):
+        if not (is_code(block.text) and _short(block.text)):
+            continue
+        if not last < block.position <= last + COMMAND_REACH:
+            continue
+        lead = previous if previous and previous.text.rstrip().endswith(":") else None
+        coverage = block.coverage + (lead.coverage if lead else 0.0)
+        if coverage > best_coverage:
+            best, best_coverage = [e for e in (lead, block) if e], coverage
+    return best
 
 
 def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:

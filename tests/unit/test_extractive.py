@@ -236,3 +236,40 @@ def test_a_prerequisite_that_does_not_name_what_is_asked_gets_no_caveat():
     )
     assert ONLY_A_PREREQUISITE not in said
     assert "plugged into its own circuit" in said
+
+
+CARDS = (
+    "A saved recipe card stops matching when you change a recipe on purpose. "
+    "The oven then refuses the batch, because the saved recipe card is out of date. "
+    "The saved recipe card records each recipe the oven has approved. "
+    "Changing a recipe on purpose is normal, and the oven refuses only until the card agrees. "
+    "Run it with a flag that writes them again:\n\n"
+    "```bash\novenctl bake --rewrite-cards\n```\n\n"
+    "Sourdough needs a starter fed the day before."
+)
+
+
+def test_a_how_to_answer_brings_the_command_that_follows_its_explanation():
+    said = answer(
+        "My oven refuses the batch after I changed a recipe on purpose. How do I fix the card?",
+        [CARDS],
+        ["Saved Recipe Cards"],
+    )
+    assert "ovenctl bake --rewrite-cards" in said
+    assert "Run it with a flag that writes them again:" in said  # with the lead-in
+    assert "Sourdough" not in said
+
+
+def test_a_question_that_is_not_how_to_gets_no_command():
+    said = answer("Why does my oven refuse the batch after I changed a recipe?", [CARDS])
+    assert "ovenctl" not in said
+
+
+def test_a_unit_under_a_subsection_heading_brings_the_heading():
+    text = (
+        "The oven sets a few variables for every batch.\n\n"
+        "### `OVEN_BATCH_ID`\n\n"
+        "Each tray in a run is numbered from one, so two trays never share a number."
+    )
+    said = answer("How can I tell two trays of the same run apart?", [text], ["Variables"])
+    assert said.index("OVEN_BATCH_ID") < said.index("Each tray in a run is numbered")
