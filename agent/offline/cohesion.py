@@ -125,8 +125,9 @@ def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P
 
 def _subsection_headings(picked: set[P], places: list[P]) -> set[P]:
     """The heading of the subsection each unit sits in, when its chunk holds one above it: on a
-    reference page the heading names what the unit is about ("`WORKER_ID`" above "Each worker
-    process is assigned a unique id"), in a tutorial it says which step the unit belongs to."""
+    reference page the heading names what the unit is about ("`OVEN_BATCH_ID`" above "Each
+    tray in a run is numbered from one"), in a tutorial it says which step the unit belongs
+    to."""
     headings: dict[int, list[P]] = {}
     for place in places:
         if is_heading(place.text):

@@ -11,8 +11,9 @@ a topic term the answer lacks. When the best chunk's units share few of the ques
 more than words, and a section's first sentences say what it is about. Then each unit gets
 what it needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list
 whole, what its lead-in introduces. A structural question ("what are the learning objectives…")
-gets its section's list (of a long nested one, the top-level points), and a request for code
-gets the best code block whole.
+gets its section's list (of a long nested one, the top-level points), a request for code
+gets the best code block whole, and a how-to question answered in prose gets the short
+command that follows the explanation.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
 what the reader should have done before starting, the answer says the book assumes that step
@@ -240,8 +241,8 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
     """For a how-to question answered in prose, the short command or configuration block
     that follows the best source's explanation (within `COMMAND_REACH` units of its last
     chosen unit), with the lead-in that introduces it: the explanation says why, the block
-    says what to run ("…run Jest with a flag that will tell it to re-generate snapshots:"
-    `jest --updateSnapshot`). Only a block that, with its lead-in, shares a term with the
+    says what to run ("Run it with a flag that writes them again:" `ovenctl bake
+    --rewrite-cards`). Only a block that, with its lead-in, shares a term with the
     question; none when the best source already gives code."""
     first = min((e.document for e in chosen), default=0)
     own = [e for e in excerpts if e.document == first]
