@@ -1,4 +1,4 @@
-"""Turn MDX page bodies into plain Markdown without losing the prose inside components.
+r"""Turn MDX page bodies into plain Markdown without losing the prose inside components.
 
 - `import`/`export` statements go (multi-line ones too).
 - JSX and HTML tags go, the text between them stays. A component's `title`/`label` attribute
@@ -10,10 +10,14 @@
   quoting it does not run it into the body's first sentence.
 - A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
   becomes blank, so it makes no chunk of its own.
+- `\<` is text, not the start of a tag (MDX needs it for a literal `<`): an option's
+  `\<start|end>` values stay.
 - Nothing inside a fenced code block changes, and neither does a heading line: its tags and
-  comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them.
+  comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them
+  (and `reader_text` gives its text as a reader sees it).
 """
 
+import html
 import re
 from collections.abc import Callable
 
@@ -29,8 +33,9 @@ ADMONITION_OPEN = re.compile(
 )
 ADMONITION_CLOSE = re.compile(r"^\s*:{3,}\s*$")
 SPACING_LINE = re.compile(r"^\s*((&nbsp;|&#160;|&#xa0;)\s*)+$", re.IGNORECASE)
-SELF_CLOSING = re.compile(r"<(?P<name>[A-Z][\w.]*)\b[^<>]*?/>")
-TAG = re.compile(r"</?(?P<name>[A-Za-z][\w.-]*)\b(?P<attrs>[^<>]*?)/?>")
+SELF_CLOSING = re.compile(r"(?<!\\)<(?P<name>[A-Z][\w.]*)\b[^<>]*?/>")
+TAG = re.compile(r"(?<!\\)</?(?P<name>[A-Za-z][\w.-]*)\b(?P<attrs>[^<>]*?)/?>")
+r"""A tag, not an escaped `\<`: MDX reads `--quote-props \<as-needed>` as text."""
 NAMING_ATTRIBUTE = re.compile(
     r"""\b(?:title|label)=(?:"([^"]*)"|'([^']*)'|\{`([^`]*)`\}|\{["']([^"']*)["']\})"""
 )
@@ -38,6 +43,8 @@ JSX_LINE = re.compile(r"^\s*</?[A-Za-z]")
 JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 PartialResolver = Callable[[str], str | None]
@@ -97,6 +104,24 @@ def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
         return ""
 
     return TAG.sub(naming_text, text)
+
+
+def reader_text(text: str) -> str:
+    """Inline Markdown with its entities and backslash escapes resolved outside code spans, as
+    a reader sees it (`--filter &lt;package_name>` is `--filter <package_name>`); code spans
+    stay as written, since Markdown shows them literally."""
+    pieces = []
+    position = 0
+    for code in INLINE_CODE.finditer(text):
+        pieces.append(_resolved(text[position : code.start()]))
+        pieces.append(code.group(0))
+        position = code.end()
+    pieces.append(_resolved(text[position:]))
+    return "".join(pieces)
+
+
+def _resolved(text: str) -> str:
+    return html.unescape(ESCAPED.sub(r"\1", text))
 
 
 def strip_tags(text: str) -> str:

@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ingest.docusaurus import HeadingSlugger, heading_slug_text, split_heading_id
-from ingest.mdx import strip_tags
+from ingest.mdx import reader_text, strip_tags
 from ingest.tokens import count_tokens
 
 CLOSING_HASHES = re.compile(r"(?:[ \t]+#+)?[ \t]*$")
@@ -109,7 +109,7 @@ def _headings(tokens: list[Token]) -> dict[int, Heading]:
         level = int(token.tag[1])
         found[position] = Heading(
             level=level,
-            text=strip_tags(text) if "<" in text or "{/*" in text else text,
+            text=reader_text(strip_tags(text) if "<" in text or "{/*" in text else text),
             slug_text=heading_slug_text(text),
             anchor=None if level == 1 else anchor,
             explicit=explicit is not None,

@@ -204,3 +204,10 @@ def test_changing_one_section_changes_only_its_content_hash(settings):
     after = chunk_document(make_doc(body.replace("Beta.", "Beta, edited.")), settings)
     assert before[0].payload["content_hash"] == after[0].payload["content_hash"]
     assert before[1].payload["content_hash"] != after[1].payload["content_hash"]
+
+
+def test_an_escaped_angle_bracket_is_text_not_a_tag():
+    row = "| `true` | <code>--quote-props \\<as-needed&#124;preserve></code> | <Badge /> |"
+    cleaned = clean_mdx(row)
+    assert "\\<as-needed&#124;preserve>" in cleaned  # Markdown shows it as <as-needed|preserve>
+    assert "<code>" not in cleaned and "Badge" not in cleaned

@@ -81,3 +81,16 @@ def test_a_built_pages_ids_are_adopted_only_where_ours_differ():
         "Overview",
         "overview-2",
     )
+
+
+def test_headings_read_as_a_reader_sees_them_and_code_spans_stay_literal():
+    body = (
+        "## --filter &lt;package_name>\n\nA.\n\n"
+        "## Array\\<string>\n\nB.\n\n"
+        "## `&lt;URL&gt;` settings\n\nC.\n"
+    )
+    assert anchors(body) == [
+        ("--filter <package_name>", "--filter-package_name"),
+        ("Array<string>", "arraystring"),
+        ("`&lt;URL&gt;` settings", "lturlgt-settings"),
+    ]
