@@ -38,6 +38,7 @@ from agent.offline.decompose import question_parts
 from agent.offline.grading import (
     GradeThresholds,
     ask_coverage,
+    foreign_features,
     grade_offline,
     off_book,
     passing_names,
@@ -288,7 +289,7 @@ async def _kept_offline(
     known = 1.0 - unknown_share(question, vocabulary)
     passing = {c["id"] for c in grade_offline(ranked, thresholds, asked, known)}
     kept = [c for c in candidates if c["id"] in passing]
-    if kept and passing_names(question, vocabulary, kept):
+    if kept and (passing_names(question, vocabulary, kept) or foreign_features(question, kept)):
         return None
     return kept
 

@@ -73,17 +73,18 @@ P = TypeVar("P", bound=Place)
 def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
     or a connective ("However"), names "it"/"them" among its first words, or ends on "that" or
-    "the two"."""
+    "the two" (not on "like this:", which introduces what follows)."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
         return False
     opening = " ".join(words[:3])
+    introduces_next = sentence.rstrip().endswith(":")  # "…like this:" points forward
     return (
         words[0] in OPENERS
         or opening.startswith(OPENING_PHRASES)
         or any(word in EARLY_PRONOUNS for word in words[1:EARLY_WORDS])
-        or words[-1] in CLOSING_DEMONSTRATIVES
-        or " ".join(words[-2:]) in CLOSING_REFERENCES
+        or (not introduces_next and words[-1] in CLOSING_DEMONSTRATIVES)
+        or (not introduces_next and " ".join(words[-2:]) in CLOSING_REFERENCES)
     )
 
 

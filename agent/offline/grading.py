@@ -4,12 +4,14 @@ A question is off-book when it names something the book never mentions (a produc
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
 "Roomba" or "MoveIt"); when it names something the book mentions only in passing and none of
 the chunks an answer would be built from mention it (another library's feature, asked of docs
-that name that library once in a comparison), or, asked how to use it, none is about it; or
-when most of its topic weight sits on words the book never uses (a question about risotto).
-Plain unknown words alone do not decide it: readers paraphrase ("drawbacks" for the book's
-"limitations"). Otherwise a chunk is kept when its embedding is close enough to the question
-and it covers some of the question's topic terms. The thresholds were calibrated on in-scope
-and out-of-scope questions; the graph's context inherits them.
+that name that library once in a comparison), or, asked how to use it, none is about it;
+when it asks about another thing's feature ("Yarn's zero-installs") and no such chunk names
+the two together; or when most of its topic weight sits on words the book never uses (a
+question about risotto). Plain unknown words alone do not decide it: readers paraphrase
+("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its embedding is
+close enough to the question and it covers some of the question's topic terms. The
+thresholds were calibrated on in-scope and out-of-scope questions; the graph's context
+inherits them.
 """
 
 import re
@@ -23,6 +25,10 @@ from agent.state import Candidate
 LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
+POSSESSIVE = re.compile(
+    r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
+)
+"""A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
 
 
 PASSING_MENTIONS = 3
@@ -88,6 +94,27 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
         ]
     present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
     return [name for name in rare if not terms(name) & present]
+
+
+def foreign_features(question: str, kept: list[Candidate]) -> list[str]:
+    """Another thing's feature ("Yarn's zero-installs", "Mocha's --bail") that no `kept` chunk
+    names together with its owner.
+
+    Docs name the tools they are compared with, and their own feature of the same name
+    (Jest's `bail`) answers a different question; a chunk that speaks of the owner and the
+    feature at once ("Prettier's printer", in Prettier's docs) answers it.
+    """
+    found = []
+    for match in POSSESSIVE.finditer(QUOTED.sub(" ", question)):
+        owner = terms(match["owner"])  # none for "What's", "That's"
+        wanted = owner | terms(match["feature"])
+        if owner and not any(wanted <= _chunk_terms(c["payload"]) for c in kept):
+            found.append(match.group())
+    return found
+
+
+def _chunk_terms(payload: dict) -> frozenset[int]:
+    return terms(" ".join([payload.get("text", ""), *payload.get("heading_path", [])]))
 
 
 def discusses(payload: dict, name: frozenset[int]) -> bool:

@@ -29,6 +29,7 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert leans_back("In other words, the crumb sets as it cools.")
     assert leans_back("A proofing schedule translates between the two.")
     assert not leans_back("A proofing cabinet keeps dough warm.")
+    assert not leans_back("With the oven hot, we can now bake the loaves like this:")
 
 
 def test_a_numbered_list_is_kept_whole_when_one_step_answers():

@@ -1,6 +1,11 @@
 """Names in a question, and the ones a book only mentions in passing (refused offline)."""
 
-from agent.offline.grading import passing_names, question_names, unknown_names
+from agent.offline.grading import (
+    foreign_features,
+    passing_names,
+    question_names,
+    unknown_names,
+)
 from agent.offline.text import terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
@@ -73,3 +78,14 @@ def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
     # a sentence of the book's own that names it speaks of it
     prose = chunk("Start the inspector (Tron) before the app.")
     assert passing_names(how, vocabulary, [prose]) == []
+
+
+def test_another_tools_feature_needs_a_chunk_that_names_the_two_together():
+    own_flag = chunk("The bail option stops the run after the first failing batch.")
+    comparison = chunk("Unlike Mocha, our runner keeps every batch in its own process.")
+    question = "What does Mocha's --bail option do?"
+    assert foreign_features(question, [own_flag, comparison]) == ["Mocha's --bail"]
+    both = chunk("Mocha's --bail flag stops at the first failure, as our bail option does.")
+    assert foreign_features(question, [own_flag, both]) == []
+    # "What's", "That's": no name owns anything
+    assert foreign_features("What's the bail option for? That's unclear.", [own_flag]) == []
