@@ -281,7 +281,7 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
         if excerpt.topic - said or not strong or excerpt.coverage > best_said:
             added.append(excerpt)
             said |= excerpt.topic
-    return chosen + added
+    return added
 
 
 def _short(code: str) -> bool:
