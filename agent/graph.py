@@ -43,6 +43,7 @@ from agent.offline.grading import (
     off_book,
     passing_names,
     unknown_share,
+    unnamed_flags,
 )
 from agent.offline.ranking import cover_parts, one_per_section, rank_candidates
 from agent.offline.text import structural_intent
@@ -289,7 +290,11 @@ async def _kept_offline(
     known = 1.0 - unknown_share(question, vocabulary)
     passing = {c["id"] for c in grade_offline(ranked, thresholds, asked, known)}
     kept = [c for c in candidates if c["id"] in passing]
-    if kept and (passing_names(question, vocabulary, kept) or foreign_features(question, kept)):
+    if kept and (
+        passing_names(question, vocabulary, kept)
+        or foreign_features(question, kept)
+        or unnamed_flags(question, kept)
+    ):
         return None
     return kept
 

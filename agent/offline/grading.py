@@ -6,12 +6,12 @@ library: a capitalised, all-caps or CamelCase word outside the book's vocabulary
 the chunks an answer would be built from mention it (another library's feature, asked of docs
 that name that library once in a comparison), or, asked how to use it, none is about it;
 when it asks about another thing's feature ("Yarn's zero-installs") and no such chunk names
-the two together; or when most of its topic weight sits on words the book never uses (a
-question about risotto). Plain unknown words alone do not decide it: readers paraphrase
-("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its embedding is
-close enough to the question and it covers some of the question's topic terms. The
-thresholds were calibrated on in-scope and out-of-scope questions; the graph's context
-inherits them.
+the two together, or names a command-line flag that no such chunk spells out; or when most
+of its topic weight sits on words the book never uses (a question about risotto). Plain
+unknown words alone do not decide it: readers paraphrase ("drawbacks" for the book's
+"limitations"). Otherwise a chunk is kept when its embedding is close enough to the question
+and it covers some of the question's topic terms. The thresholds were calibrated on in-scope
+and out-of-scope questions; the graph's context inherits them.
 """
 
 import re
@@ -29,6 +29,8 @@ POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
+"""A command-line flag as a question writes it: `--frozen-lockfile`."""
 
 
 PASSING_MENTIONS = 3
@@ -111,6 +113,17 @@ def foreign_features(question: str, kept: list[Candidate]) -> list[str]:
         if owner and not any(wanted <= _chunk_terms(c["payload"]) for c in kept):
             found.append(match.group())
     return found
+
+
+def unnamed_flags(question: str, kept: list[Candidate]) -> list[str]:
+    """Command-line flags the question names (`--backend`) that no `kept` chunk names.
+
+    Docs spell out each flag they document, and its words alone ("backend") are common ones
+    the book may use for anything else, so the flag must appear as written.
+    """
+    flags = FLAG.findall(QUOTED.sub(" ", question).lower())
+    written = {f for c in kept for f in FLAG.findall(c["payload"].get("text", "").lower())}
+    return [flag for flag in dict.fromkeys(flags) if flag not in written]
 
 
 def _chunk_terms(payload: dict) -> frozenset[int]:

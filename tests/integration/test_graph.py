@@ -56,6 +56,9 @@ async def test_answer_streams_tokens_then_exactly_one_sources_event(book):
         # tools the book uses, asked about a feature of theirs it never names
         "What does Whisper's temperature setting change?",
         "How do I turn on Cyclone DDS's shared memory transport?",
+        # flags the book never spells out, though their words are the book's own
+        "What does the --qos-reliability flag of ros2 topic echo do?",
+        "What does ros2 launch --show-args print?",
     ],
 )
 async def test_off_book_questions_are_refused_without_citations(book, question):
@@ -63,6 +66,12 @@ async def test_off_book_questions_are_refused_without_citations(book, question):
     assert result["answer"].startswith(refusal("the book"))
     assert result["sources"] == [] and result["refusal_reason"] == "off_book"
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
+
+
+async def test_a_flag_the_book_spells_out_is_answered(book):
+    result = await ask(book, "What does --ros-args do when I run a node?")
+    assert result["refusal_reason"] is None
+    assert "--ros-args" in result["answer"]
 
 
 async def test_a_refusal_names_the_documentation_as_the_deployment_does(book):

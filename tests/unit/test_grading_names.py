@@ -5,6 +5,7 @@ from agent.offline.grading import (
     passing_names,
     question_names,
     unknown_names,
+    unnamed_flags,
 )
 from agent.offline.text import terms
 from agent.retrieval.vocabulary import Vocabulary
@@ -89,3 +90,12 @@ def test_another_tools_feature_needs_a_chunk_that_names_the_two_together():
     assert foreign_features(question, [own_flag, both]) == []
     # "What's", "That's": no name owns anything
     assert foreign_features("What's the bail option for? That's unclear.", [own_flag]) == []
+
+
+def test_a_flag_must_be_spelled_out_by_a_kept_chunk():
+    kept = [chunk("Run `ovenctl bake --rewrite-cards` to write the cards again.")]
+    assert unnamed_flags("What does --rewrite-cards do?", kept) == []
+    assert unnamed_flags("What does the --backend flag choose?", kept) == ["--backend"]
+    # its words alone are not the flag; a quoted one is the reader's own text
+    assert unnamed_flags("Which backend does --rewrite do?", kept) == ["--rewrite"]
+    assert unnamed_flags("I typed '--force' and nothing happened. Why?", kept) == []
