@@ -53,7 +53,7 @@ from agent.resources import current_resources
 from agent.retrieval.named_pages import with_named_pages
 from agent.retrieval.search import SearchFilters
 from agent.retrieval.sources import candidate_from, expand_fragments, number_sources
-from agent.retrieval.vocabulary import book_vocabulary
+from agent.retrieval.vocabulary import Vocabulary, book_vocabulary
 from agent.state import AfterGrade, Candidate, InputState, Route, Source, State
 from core.safety import link_policy
 from core.store import BookIndex
@@ -229,9 +229,10 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     index = (await current_resources()).searcher.index
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
-    ranked = rank_candidates(question, state["candidates"], vocabulary)
     parts = state.get("question_parts", [])
-    ranked = one_per_section(cover_parts(ranked, parts, vocabulary))
+    ranked = await asyncio.to_thread(
+        _offline_order, question, state["candidates"], parts, vocabulary
+    )
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
     top = ranked[: ctx.top_k * 2]
@@ -270,15 +271,29 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     return {"documents": documents, **changes}
 
 
+def _offline_order(
+    question: str, candidates: list[Candidate], parts: list[str], vocabulary: Vocabulary
+) -> list[Candidate]:
+    """The reranker's order, each part of the question given its places (CPU-bound: run it
+    in a thread, off the event loop)."""
+    ranked = rank_candidates(question, candidates, vocabulary)
+    return one_per_section(cover_parts(ranked, parts, vocabulary))
+
+
 async def _kept_offline(
     question: str, candidates: list[Candidate], index: BookIndex, thresholds: GradeThresholds
 ) -> list[Candidate] | None:
     """The candidates the offline grader keeps, in their order; None for an off-book question.
-
-    It reads the signals `rerank` stored; with the reranker `none` there are none, so they are
-    computed here.
-    """
+    The book's vocabulary is read, and the grading done, in threads, off the event loop."""
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
+    return await asyncio.to_thread(_graded, question, candidates, vocabulary, thresholds)
+
+
+def _graded(
+    question: str, candidates: list[Candidate], vocabulary: Vocabulary, thresholds: GradeThresholds
+) -> list[Candidate] | None:
+    """`_kept_offline`'s verdict. It reads the signals `rerank` stored; with the reranker
+    `none` there are none, so they are computed here."""
     if off_book(question, vocabulary, thresholds):
         return None
     ranked = (

@@ -122,6 +122,8 @@ def unnamed_flags(question: str, kept: list[Candidate]) -> list[str]:
     the book may use for anything else, so the flag must appear as written.
     """
     flags = FLAG.findall(QUOTED.sub(" ", question).lower())
+    if not flags:
+        return []
     written = {f for c in kept for f in FLAG.findall(c["payload"].get("text", "").lower())}
     return [flag for flag in dict.fromkeys(flags) if flag not in written]
 
