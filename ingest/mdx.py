@@ -83,13 +83,18 @@ def _replace_tags(line: str, partials: dict[str, str]) -> str:
     """
     if JSX_LINE.match(line):
         return _replace_tags_in_text(line, partials)
+    return _outside_code(line, lambda text: _replace_tags_in_text(text, partials))
+
+
+def _outside_code(line: str, change: Callable[[str], str]) -> str:
+    """`line` with `change` applied to the text between its inline code spans."""
     pieces = []
     position = 0
     for code in INLINE_CODE.finditer(line):
-        pieces.append(_replace_tags_in_text(line[position : code.start()], partials))
+        pieces.append(change(line[position : code.start()]))
         pieces.append(code.group(0))
         position = code.end()
-    pieces.append(_replace_tags_in_text(line[position:], partials))
+    pieces.append(change(line[position:]))
     return "".join(pieces)
 
 
@@ -110,18 +115,7 @@ def reader_text(text: str) -> str:
     """Inline Markdown with its entities and backslash escapes resolved outside code spans, as
     a reader sees it (`--filter &lt;package_name>` is `--filter <package_name>`); code spans
     stay as written, since Markdown shows them literally."""
-    pieces = []
-    position = 0
-    for code in INLINE_CODE.finditer(text):
-        pieces.append(_resolved(text[position : code.start()]))
-        pieces.append(code.group(0))
-        position = code.end()
-    pieces.append(_resolved(text[position:]))
-    return "".join(pieces)
-
-
-def _resolved(text: str) -> str:
-    return html.unescape(ESCAPED.sub(r"\1", text))
+    return _outside_code(text, lambda plain: html.unescape(ESCAPED.sub(r"\1", plain)))
 
 
 def strip_tags(text: str) -> str:
