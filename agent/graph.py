@@ -307,7 +307,7 @@ def _graded(
     kept = [c for c in candidates if c["id"] in passing]
     if kept and (
         passing_names(question, vocabulary, kept)
-        or foreign_features(question, kept)
+        or foreign_features(question, vocabulary, kept)
         or unnamed_flags(question, kept)
     ):
         return None

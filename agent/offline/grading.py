@@ -33,6 +33,8 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
 
 
+OWN_SUBJECT_SHARE = 0.1
+"""A name in more than this share of the book's chunks is what the book is about."""
 PASSING_MENTIONS = 3
 """A name the book uses in at most this many chunks is only mentioned in passing."""
 
@@ -98,21 +100,30 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     return [name for name in rare if not terms(name) & present]
 
 
-def foreign_features(question: str, kept: list[Candidate]) -> list[str]:
+def foreign_features(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> list[str]:
     """Another thing's feature ("Yarn's zero-installs", "Mocha's --bail") that no `kept` chunk
     names together with its owner.
 
     Docs name the tools they are compared with, and their own feature of the same name
-    (Jest's `bail`) answers a different question; a chunk that speaks of the owner and the
-    feature at once ("Prettier's printer", in Prettier's docs) answers it.
+    (Jest's `bail`) answers a different question. The book's own subject is not another
+    thing: an owner in more than `OWN_SUBJECT_SHARE` of the book's chunks ("Redux's opinion
+    on form state", in Redux's docs) is left to the other rules, and so is a feature named
+    only by framing words ("Whisper's role").
     """
     found = []
     for match in POSSESSIVE.finditer(QUOTED.sub(" ", question)):
         owner = terms(match["owner"])  # none for "What's", "That's"
-        wanted = owner | terms(match["feature"])
-        if owner and not any(wanted <= _chunk_terms(c["payload"]) for c in kept):
+        feature = topic_terms(match["feature"])
+        if not owner or not feature or _own_subject(owner, vocabulary):
+            continue
+        if not any(owner | feature <= _chunk_terms(c["payload"]) for c in kept):
             found.append(match.group())
     return found
+
+
+def _own_subject(name: frozenset[int], vocabulary: Vocabulary) -> bool:
+    share = min(vocabulary.document_frequency.get(t, 0) for t in name) / max(vocabulary.chunks, 1)
+    return share > OWN_SUBJECT_SHARE
 
 
 def unnamed_flags(question: str, kept: list[Candidate]) -> list[str]:

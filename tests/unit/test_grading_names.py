@@ -82,14 +82,23 @@ def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
 
 
 def test_another_tools_feature_needs_a_chunk_that_names_the_two_together():
+    vocabulary = Vocabulary(
+        {**{t: 60 for t in terms("runner batch option bail")}, **{t: 2 for t in terms("Mocha")}},
+        100,
+    )
     own_flag = chunk("The bail option stops the run after the first failing batch.")
     comparison = chunk("Unlike Mocha, our runner keeps every batch in its own process.")
     question = "What does Mocha's --bail option do?"
-    assert foreign_features(question, [own_flag, comparison]) == ["Mocha's --bail"]
+    assert foreign_features(question, vocabulary, [own_flag, comparison]) == ["Mocha's --bail"]
     both = chunk("Mocha's --bail flag stops at the first failure, as our bail option does.")
-    assert foreign_features(question, [own_flag, both]) == []
+    assert foreign_features(question, vocabulary, [own_flag, both]) == []
     # "What's", "That's": no name owns anything
-    assert foreign_features("What's the bail option for? That's unclear.", [own_flag]) == []
+    assert foreign_features("What's the bail option for? That's unclear.", vocabulary, []) == []
+    # a feature named by framing words only, or the book's own subject, is not another thing's
+    assert foreign_features("What is Mocha's role here?", vocabulary, [own_flag]) == []
+    assert foreign_features("What is the runner's stance on bail?", vocabulary, [own_flag]) == []
+    own = Vocabulary({**vocabulary.document_frequency, **{t: 40 for t in terms("Mocha")}}, 100)
+    assert foreign_features("What is Mocha's stance on retries?", own, [own_flag]) == []
 
 
 def test_a_flag_must_be_spelled_out_by_a_kept_chunk():
