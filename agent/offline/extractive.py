@@ -24,7 +24,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from agent.offline.cohesion import Place, answering_rows, with_context
+from agent.offline.cohesion import Place, answering_rows, introduces, with_context
 from agent.offline.text import (
     answer_terms,
     asks_for_code,
@@ -245,9 +245,9 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
     --rewrite-cards`). Only a block that, with its lead-in, shares a term with the
     question; none when the best source already gives code."""
     first = min((e.document for e in chosen), default=0)
-    own = [e for e in excerpts if e.document == first]
     if any(is_code(e.text) for e in chosen if e.document == first):
         return []
+    own = [e for e in excerpts if e.document == first]
     last = max((e.position for e in chosen if e.document == first), default=0)
     best: list[Excerpt] = []
     best_coverage = 0.0
@@ -256,7 +256,7 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
             continue
         if not last < block.position <= last + COMMAND_REACH:
             continue
-        lead = previous if previous and previous.text.rstrip().endswith(":") else None
+        lead = previous if previous and introduces(previous.text, block.text) else None
         coverage = block.coverage + (lead.coverage if lead else 0.0)
         if coverage > best_coverage:
             best, best_coverage = [e for e in (lead, block) if e], coverage

@@ -88,7 +88,7 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     rare = [
         name
         for name in question_names(question)
-        if 0 < min(vocabulary.document_frequency.get(t, 0) for t in terms(name)) <= PASSING_MENTIONS
+        if 0 < _mentions(terms(name), vocabulary) <= PASSING_MENTIONS
     ]
     if not rare:  # most questions: the kept chunks need not be read
         return []
@@ -114,16 +114,17 @@ def foreign_features(question: str, vocabulary: Vocabulary, kept: list[Candidate
     for match in POSSESSIVE.finditer(QUOTED.sub(" ", question)):
         owner = terms(match["owner"])  # none for "What's", "That's"
         feature = topic_terms(match["feature"])
-        if not owner or not feature or _own_subject(owner, vocabulary):
+        own_subject = _mentions(owner, vocabulary) > OWN_SUBJECT_SHARE * vocabulary.chunks
+        if not owner or not feature or own_subject:
             continue
         if not any(owner | feature <= _chunk_terms(c["payload"]) for c in kept):
             found.append(match.group())
     return found
 
 
-def _own_subject(name: frozenset[int], vocabulary: Vocabulary) -> bool:
-    share = min(vocabulary.document_frequency.get(t, 0) for t in name) / max(vocabulary.chunks, 1)
-    return share > OWN_SUBJECT_SHARE
+def _mentions(name: frozenset[int], vocabulary: Vocabulary) -> int:
+    """In how many of the book's chunks a name can occur: as many as hold its rarest term."""
+    return min((vocabulary.document_frequency.get(t, 0) for t in name), default=0)
 
 
 def unnamed_flags(question: str, kept: list[Candidate]) -> list[str]:
