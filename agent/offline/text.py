@@ -46,6 +46,13 @@ CODE_INTENT = re.compile(
     r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
     re.IGNORECASE,
 )
+WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat(?:'s| is) the (?:reason|point)\b", re.I)
+REASON = re.compile(
+    r"\b(?:because|since|so that|therefore|thus|hence|due to|the reason|otherwise|"
+    r"in order to|that's why|this is why|which is why)\b|, so\b",
+    re.I,
+)
+BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
 FENCE = re.compile(r"^(`{3,}|~{3,})")
@@ -108,9 +115,32 @@ def asks_how_to(question: str) -> bool:
     return bool(HOW_TO.search(question))
 
 
+def asks_why(question: str) -> bool:
+    """Whether the question asks for a reason ("why…", "how come…")."""
+    return bool(WHY.search(asking_sentences(question)))
+
+
+def gives_reason(sentence: str) -> bool:
+    """Whether a sentence gives a reason ("…, so it's not enabled by default", "because…")."""
+    return bool(REASON.search(sentence))
+
+
+def emphasised(unit: str) -> bool:
+    """Whether most of a unit is in bold: the author's own mark of a key statement."""
+    return sum(len(span) for span in BOLD.findall(unit)) >= len(unit) / 2
+
+
 def asks_for_code(question: str) -> bool:
-    """Whether the question wants code or a command rather than prose."""
-    return bool(CODE_INTENT.search(question))
+    """Whether the question wants code or a command rather than prose, by the sentences that
+    ask: "I passed my own ignore file on the command line…" sets the scene and asks nothing."""
+    return bool(CODE_INTENT.search(asking_sentences(question)))
+
+
+def asking_sentences(question: str) -> str:
+    """The sentences of `question` that ask (those ending in "?", else its last one); the
+    others set the scene (the reader's setup, symptoms, earlier attempts)."""
+    sentences = SENTENCE_END.split(question.strip())
+    return " ".join(s for s in sentences if s.rstrip().endswith("?")) or sentences[-1]
 
 
 @dataclass(frozen=True)

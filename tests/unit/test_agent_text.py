@@ -21,6 +21,9 @@ from agent.offline.grading import (
 )
 from agent.offline.text import (
     asks_for_code,
+    asks_why,
+    emphasised,
+    gives_reason,
     is_heading,
     split_units,
     structural_intent,
@@ -103,6 +106,27 @@ def test_a_request_for_code_is_read_from_how_it_asks_not_from_a_books_nouns():
     assert not asks_for_code("What does a launch file start?")  # a topic, in one book
     assert asks_for_code("Give me an example launch file")
     assert asks_for_code("How do I write a reducer?")
+
+
+def test_a_request_for_code_is_read_from_the_sentences_that_ask():
+    scene = "I passed my own ignore file on the command line and now generated files get checked."
+    assert not asks_for_code(f"{scene} How do I keep both?")
+    assert asks_for_code(f"{scene} Show me the right invocation.")
+    assert asks_for_code("I'm new here. Which command starts the oven? (bakery)")
+
+
+def test_reasons_asked_for_and_given():
+    assert asks_why("Why isn't proofing switched on by default?")
+    assert asks_why("The crust burns every time. How come?")
+    assert not asks_why("The recipe says why rye is dense. Where is the rye recipe?")
+    assert gives_reason("Checking costs a little time, so it's not enabled by default.")
+    assert gives_reason("Rye stays dense because it has little gluten.")
+    assert not gives_reason("Rye is sold in sacks.")
+
+
+def test_a_unit_mostly_in_bold_is_emphasised():
+    assert emphasised("**Unused loaves are given away after two days**, unless kept.")
+    assert not emphasised("Loaves keep for two days, see **storage**.")
 
 
 def test_units_keep_code_blocks_and_tables_whole():

@@ -274,3 +274,46 @@ def test_a_unit_under_a_subsection_heading_brings_the_heading():
     )
     said = answer("How can I tell two trays of the same run apart?", [text], ["Variables"])
     assert said.index("OVEN_BATCH_ID") < said.index("Each tray in a run is numbered")
+
+
+def test_a_question_that_asks_why_gets_the_sentence_that_gives_the_reason():
+    text = (
+        "Loaf holding keeps loaves warm after baking ends. "
+        "Turn on loaf holding in the oven's settings menu. "
+        "Loaf holding works for every loaf size. "
+        "The loaf holding light is on the oven's front panel. "
+        "Holding timers end loaf holding after an hour. "
+        "Probing each loaf costs energy, so it stays off unless you ask."
+    )
+    said = answer("Why isn't loaf holding on by default? (oven)", [text], ["Holding"])
+    assert "so it stays off unless you ask" in said
+
+
+def test_a_sentence_the_author_set_in_bold_is_preferred_to_a_passing_one():
+    text = (
+        "Every starter is fed at noon with flour and water. "
+        "A rye starter is fed more flour than a wheat starter. "
+        "A starter fed twice a day rises faster. "
+        "Each starter is fed from the same sack. "
+        "**A starter that is not fed for a week is thrown away.** "
+        "Jars are washed between feeds."
+    )
+    said = answer("How long can a starter go without being fed?", [text], ["Starters"])
+    assert "thrown away" in said
+
+
+def test_a_scene_that_mentions_the_command_line_does_not_make_a_request_for_code():
+    ignore = (
+        "A custom skip list replaces the default one instead of adding to it, so list the "
+        "default's entries in your file too.\n\n```sh\nbake --skip-list=mine.txt --verbose\n"
+        "bake --skip-list=default.txt --skip-list=mine.txt\nbake --dry-run\nbake --all\n"
+        "bake --report\nbake --again\n```"
+    )
+    one_off = "For a one-off bake, exclude loaves by prefixing their names with `!`."
+    question = (
+        "I gave my own skip list on the command line and now the default skips are ignored. "
+        "How do I keep both? And for a one-off bake, can I exclude loaves without a skip list?"
+    )
+    said = answer(question, [ignore, one_off], ["Skip lists", "One-off bakes"])
+    assert "instead of adding to it" in said
+    assert "prefixing their names" in said
