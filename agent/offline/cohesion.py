@@ -125,20 +125,33 @@ def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P
 
 
 def _subsection_headings(picked: set[P], places: list[P]) -> set[P]:
-    """The heading of the subsection each unit sits in, when its chunk holds one above it: on a
-    reference page the heading names what the unit is about ("`OVEN_BATCH_ID`" above "Each
-    tray in a run is numbered from one"), in a tutorial it says which step the unit belongs
-    to."""
-    headings: dict[int, list[P]] = {}
-    for place in places:
-        if is_heading(place.text):
-            headings.setdefault(place.document, []).append(place)
+    """The heading of the subsection each unit sits in, when its chunk holds one above it, and
+    the sentence that opens that subsection: on a reference page the heading names what the
+    unit is about ("`OVEN_BATCH_ID`" above "Each tray in a run is numbered from one"), in a
+    tutorial it says which step the unit belongs to, and the opening sentence says what the
+    subsection is ("**Proofing** rests shaped dough…") before the unit goes on about it."""
+    by_position = {(p.document, p.position): p for p in places}
     found: set[P] = set()
     for place in picked:
-        above = [h for h in headings.get(place.document, []) if h.position < place.position]
-        if above and not is_heading(place.text):
-            found.add(max(above, key=lambda h: h.position))
+        if is_heading(place.text):
+            continue
+        above = [
+            p
+            for p in places
+            if p.document == place.document and p.position < place.position and is_heading(p.text)
+        ]
+        if not above:
+            continue
+        heading = max(above, key=lambda h: h.position)
+        found.add(heading)
+        opening = by_position.get((heading.document, heading.position + 1))
+        if opening is not None and _is_sentence(opening.text):
+            found.add(opening)
     return found
+
+
+def _is_sentence(text: str) -> bool:
+    return not (is_heading(text) or is_block(text) or is_list_item(text))
 
 
 def _continuations(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:

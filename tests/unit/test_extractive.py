@@ -276,6 +276,19 @@ def test_a_unit_under_a_subsection_heading_brings_the_heading():
     assert said.index("OVEN_BATCH_ID") < said.index("Each tray in a run is numbered")
 
 
+def test_a_unit_under_a_subsection_heading_brings_the_sentence_that_opens_it():
+    text = (
+        "A bakery shapes dough in three stages.\n\n"
+        "### Proofing\n\n"
+        "Shaped dough rests in warm, humid air until it has doubled. "
+        "Cabinets hold the air at a steady warmth. "
+        "Unlike kneading, proofing needs no attention."
+    )
+    said = answer("Does proofing need attention like kneading does?", [text], ["Shaping"])
+    assert said.index("Proofing") < said.index("Shaped dough rests") < said.index("needs no")
+    assert "Cabinets" not in said
+
+
 def test_a_question_that_asks_why_gets_the_sentence_that_gives_the_reason():
     text = (
         "Loaf holding keeps loaves warm after baking ends. "
