@@ -26,6 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from agent.offline.cohesion import Place, answering_rows, introduces, with_context
+from agent.offline.condense import appended_topic
+from agent.offline.decompose import question_parts
 from agent.offline.text import (
     answer_terms,
     asks_for_code,
@@ -158,6 +160,8 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
+    if not special:
+        chosen += _parts_by_heading(question, texts, headings, chosen)
     if not special and asks_how_to(question):
         chosen += _command_after(chosen, excerpts)
     if not special and asks_why(question):
@@ -239,13 +243,45 @@ def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
 def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
     """The best source's most relevant units, then what the others add. Long programs are left
     out unless the sources hold nothing else; a source that is only a program gives way."""
-    excerpts = [e for e in excerpts if not is_code(e.text) or _short(e.text)] or excerpts
+    excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
     first = min(e.document for e in excerpts)
     own = [e for e in excerpts if e.document == first]
     chosen = _best(own)[:FIRST_UNITS]
     if _only_touched(chosen):
         chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
     return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
+
+
+def _parts_by_heading(
+    question: str, texts: list[str], headings: list[str], chosen: list[Excerpt]
+) -> list[Excerpt]:
+    """For a question in several parts ("the difference between `--check` and
+    `--list-different`"), the best unit for each part of the best-ranked source whose heading
+    names that part, when that source has not spoken: one source's sentence that names both
+    sides says how they relate, and each side's own section says what it is."""
+    spoken = {e.document for e in chosen}
+    added: list[Excerpt] = []
+    for part in question_parts(appended_topic(question)[0]):
+        wanted = answer_terms(part)
+        document = next(
+            (
+                d
+                for d, h in enumerate(headings)
+                if wanted and 2 * len(wanted & terms(h)) >= len(wanted)
+            ),
+            None,
+        )
+        if document is None or document in spoken:
+            continue
+        own = [
+            e
+            for e in _score_units(part, texts, headings)
+            if e.document == document and not is_heading(e.text) and _readable(e.text)
+        ]
+        if own:
+            added.append(max(own, key=lambda e: e.score))
+            spoken.add(document)
+    return added
 
 
 def _reason(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
@@ -306,6 +342,11 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
             added.append(excerpt)
             said |= excerpt.topic
     return added
+
+
+def _readable(unit: str) -> bool:
+    """Whether a unit can be part of a prose answer: anything but a long program."""
+    return not is_code(unit) or _short(unit)
 
 
 def _short(code: str) -> bool:

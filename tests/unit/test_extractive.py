@@ -330,3 +330,18 @@ def test_a_scene_that_mentions_the_command_line_does_not_make_a_request_for_code
     said = answer(question, [ignore, one_off], ["Skip lists", "One-off bakes"])
     assert "instead of adding to it" in said
     assert "prefixing their names" in said
+
+
+def test_each_side_of_a_comparison_is_said_by_the_section_named_after_it():
+    overview = (
+        "The `--proof` and `--rest` flags both hold dough before baking. "
+        "They take the same time limits."
+    )
+    rest = "`--rest` leaves the dough on the bench at room temperature without a cover."
+    said = answer(
+        "What is the difference between --proof and --rest?",
+        [overview, "Ovens are cleaned nightly.", rest],
+        ["Holding dough", "Cleaning", "`--rest`"],
+    )
+    assert "both hold dough" in said
+    assert "on the bench at room temperature" in said
