@@ -14,7 +14,8 @@ whole, what its lead-in introduces. A structural question ("what are the learnin
 gets its section's list (of a long nested one, the top-level points), a request for code
 gets the best code block whole, a how-to question answered in prose gets the short
 command that follows the explanation, and a question that asks why gets a sentence that
-gives a reason. A unit the author set in bold counts more: it states a key point.
+gives a reason. A question in parts hears each part from the source whose heading names it.
+A unit the author set in bold counts more: it states a key point.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
 what the reader should have done before starting, the answer says the book assumes that step
