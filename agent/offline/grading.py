@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from agent.offline.condense import appended_topic
-from agent.offline.text import SENTENCE_END, asks_how_to, terms, topic_terms
+from agent.offline.text import asking_sentences, asks_how_to, terms, topic_terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -185,16 +185,17 @@ def ask_coverage(
     question: str, candidates: list[Candidate], vocabulary: Vocabulary
 ) -> dict[str, float]:
     """For a question that sets a scene before it asks ("My feet slip in Gazebo. How do I add
-    friction?"), each candidate's share of the asking sentence's topic; {} for one sentence.
+    friction?"), each candidate's share of the topic of the sentences that ask
+    (`asking_sentences`); {} when every sentence asks.
 
     The scene's words (the reader's setup, symptoms, earlier attempts) need not be in the
     section that answers, and they dilute the question's topic when it is counted whole.
     """
     question, topic = appended_topic(question)
-    sentences = SENTENCE_END.split(question)
-    if len(sentences) < 2:
+    asking = asking_sentences(question)
+    if asking == question.strip():
         return {}
-    asked = topic_terms(f"{sentences[-1]} {topic}")
+    asked = topic_terms(f"{asking} {topic}")
     return {
         c["id"]: vocabulary.coverage(asked, terms(c["payload"].get("embedded_text", "")))
         for c in candidates
