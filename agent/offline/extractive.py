@@ -14,7 +14,7 @@ whole, what its lead-in introduces. A structural question ("what are the learnin
 gets its section's list (of a long nested one, the top-level points), a request for code
 gets the best code block whole, a how-to question answered in prose gets the short
 command that follows the explanation, and a question that asks why gets a sentence that
-gives a reason. A question in parts hears each part from the source whose heading names it.
+gives a reason. The source whose heading names the question (or each of its parts) speaks.
 A unit the author set in bold counts more: it states a key point.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
@@ -162,7 +162,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
     if not special:
-        chosen += _parts_by_heading(question, texts, headings, chosen)
+        chosen += _named_sections(question, texts, headings, chosen)
     if not special and asks_how_to(question):
         chosen += _command_after(chosen, excerpts)
     if not special and asks_why(question):
@@ -253,16 +253,17 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
     return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
 
 
-def _parts_by_heading(
+def _named_sections(
     question: str, texts: list[str], headings: list[str], chosen: list[Excerpt]
 ) -> list[Excerpt]:
-    """For a question in several parts ("the difference between `--check` and
-    `--list-different`"), the best unit for each part of the best-ranked source whose heading
-    names that part, when that source has not spoken: one source's sentence that names both
-    sides says how they relate, and each side's own section says what it is."""
+    """The best unit of the best-ranked source whose heading names the question (for a
+    question in parts, each part: "the difference between `--check` and `--list-different`"),
+    when that source has not spoken: the units chosen by shared words often come from a
+    source that names the topic in passing, and the section named after it says what it is."""
     spoken = {e.document for e in chosen}
     added: list[Excerpt] = []
-    for part in question_parts(appended_topic(question)[0]):
+    asked = appended_topic(question)[0]
+    for part in question_parts(asked) or [asked]:
         wanted = answer_terms(part)
         document = next(
             (

@@ -345,3 +345,17 @@ def test_each_side_of_a_comparison_is_said_by_the_section_named_after_it():
     )
     assert "both hold dough" in said
     assert "on the bench at room temperature" in said
+
+
+def test_the_section_named_after_the_question_speaks_when_another_named_it_in_passing():
+    passing = (
+        "Loaves cool on racks after the oven. "
+        "Cooling racks sit beside the proofing cabinet and the slicer."
+    )
+    cabinet = "It keeps shaped dough warm and moist while it rises."
+    said = answer(
+        "What is a proofing cabinet?",
+        [passing, "Ovens are cleaned nightly.", cabinet],
+        ["Cooling", "Cleaning", "The proofing cabinet"],
+    )
+    assert "warm and moist while it rises" in said
