@@ -162,7 +162,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
     if not special:
-        chosen += _named_sections(question, texts, headings, chosen)
+        chosen += _named_sections(question, texts, headings, chosen, excerpts)
     if not special and asks_how_to(question):
         chosen += _command_after(chosen, excerpts)
     if not special and asks_why(question):
@@ -254,12 +254,17 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
 
 
 def _named_sections(
-    question: str, texts: list[str], headings: list[str], chosen: list[Excerpt]
+    question: str,
+    texts: list[str],
+    headings: list[str],
+    chosen: list[Excerpt],
+    excerpts: list[Excerpt],
 ) -> list[Excerpt]:
     """The best unit of the best-ranked source whose heading names the question (for a
     question in parts, each part: "the difference between `--check` and `--list-different`"),
     when that source has not spoken: the units chosen by shared words often come from a
     source that names the topic in passing, and the section named after it says what it is."""
+    by_place = {(e.document, e.position): e for e in excerpts}
     spoken = {e.document for e in chosen}
     added: list[Excerpt] = []
     asked = appended_topic(question)[0]
@@ -277,11 +282,13 @@ def _named_sections(
             continue
         own = [
             e
-            for e in _score_units(part, texts, headings)
-            if e.document == document and not is_heading(e.text) and _readable(e.text)
+            for e in _score_units(part, texts, headings)  # scored by the part's words
+            if e.document == document and (e.document, e.position) in by_place
         ]
-        if own:
-            added.append(max(own, key=lambda e: e.score))
+        readable = [e for e in own if _readable(e.text)]
+        if readable:
+            best = max(readable, key=lambda e: e.score)
+            added.append(by_place[(best.document, best.position)])
             spoken.add(document)
     return added
 
