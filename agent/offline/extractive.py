@@ -70,8 +70,10 @@ STRONG_COVERAGE = 0.75
 speaks only to add a topic term (see also `DIRECT_COVERAGE`)."""
 COMMAND_REACH = 4
 """How many units after a how-to answer's explanation its command may follow."""
-SHORT_CODE_LINES = 4
-"""A prose answer may quote a code block this short (fence lines aside)."""
+SHORT_CODE_LINES = 8
+"""A prose answer may quote a code block this short (fence lines aside): a command or a few
+lines of configuration. Against 4: Jest fact recall 0.72 -> 0.76 (held out), Prettier
+citation hit 0.81 -> 0.82, humanoid one more fact; answers 1 % longer."""
 HEADING_CREDIT = 0.3
 """What a topic term counts for when it is in a unit's heading rather than in the unit."""
 EMPHASIS_CREDIT = 1.5
