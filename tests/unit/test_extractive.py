@@ -365,8 +365,8 @@ def test_a_configuration_block_of_a_few_lines_is_a_prose_answers_fact():
     text = (
         "Rye loaves need a longer proof than wheat ones. "
         "Rye gets its own proofing time in the oven's settings file.\n\n"
-        "```json\n{\n  \"proof\": 40,\n  \"overrides\": [\n"
-        "    { \"loaves\": [\"rye\"], \"proof\": 70 }\n  ]\n}\n```"
+        '```json\n{\n  "proof": 40,\n  "overrides": [\n'
+        '    { "loaves": ["rye"], "proof": 70 }\n  ]\n}\n```'
     )
     said = answer("How do I give rye loaves a longer proofing time?", [text], ["Proofing"])
     assert '"overrides"' in said
