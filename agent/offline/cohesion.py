@@ -104,7 +104,7 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _antecedents(picked, by_position)
         picked |= _whole_lists(picked, places)
         picked |= _list_lead_ins(picked, by_position, places)
-    picked |= _subsection_headings(picked, places)
+    picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
 
 
@@ -124,23 +124,22 @@ def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P
     return found
 
 
-def _subsection_headings(picked: set[P], places: list[P]) -> set[P]:
+def _subsection_headings(
+    picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]
+) -> set[P]:
     """The heading of the subsection each unit sits in, when its chunk holds one above it, and
     the sentence that opens that subsection: on a reference page the heading names what the
     unit is about ("`OVEN_BATCH_ID`" above "Each tray in a run is numbered from one"), in a
     tutorial it says which step the unit belongs to, and the opening sentence says what the
     subsection is ("**Proofing** rests shaped dough…") before the unit goes on about it."""
-    by_position = {(p.document, p.position): p for p in places}
+    headings: dict[int, list[P]] = {}
+    for place in places:
+        if is_heading(place.text):
+            headings.setdefault(place.document, []).append(place)
     found: set[P] = set()
     for place in picked:
-        if is_heading(place.text):
-            continue
-        above = [
-            p
-            for p in places
-            if p.document == place.document and p.position < place.position and is_heading(p.text)
-        ]
-        if not above:
+        above = [h for h in headings.get(place.document, []) if h.position < place.position]
+        if not above or is_heading(place.text):
             continue
         heading = max(above, key=lambda h: h.position)
         found.add(heading)
@@ -151,6 +150,7 @@ def _subsection_headings(picked: set[P], places: list[P]) -> set[P]:
 
 
 def _is_sentence(text: str) -> bool:
+    """Whether a unit is a sentence: not a heading, a block or a list item."""
     return not (is_heading(text) or is_block(text) or is_list_item(text))
 
 

@@ -163,12 +163,12 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
-    if not special:
+    if not special:  # a prose answer: what the units chosen by shared words leave out
         chosen += _named_sections(question, texts, headings, chosen, excerpts)
-    if not special and asks_how_to(question):
-        chosen += _command_after(chosen, excerpts)
-    if not special and asks_why(question):
-        chosen += _reason(chosen, excerpts)
+        if asks_how_to(question):
+            chosen += _command_after(chosen, excerpts)
+        if asks_why(question):
+            chosen += _reason(chosen, excerpts)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -299,7 +299,7 @@ def _reason(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     """For a question that asks why, the best source's most relevant sentence that gives a
     reason ("…incurs a small upfront cost, so it's not enabled by default"), when what was
     chosen gives none: such a sentence often shares only one word with the question."""
-    first = min((e.document for e in chosen), default=0)
+    first = _best_source(chosen)
     if any(gives_reason(e.text) for e in chosen if e.document == first):
         return []
     reasons = [
@@ -315,7 +315,7 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
     says what to run ("Run it with a flag that writes them again:" `ovenctl bake
     --rewrite-cards`). Only a block that, with its lead-in, shares a term with the
     question; none when the best source already gives code."""
-    first = min((e.document for e in chosen), default=0)
+    first = _best_source(chosen)
     if any(is_code(e.text) for e in chosen if e.document == first):
         return []
     own = [e for e in excerpts if e.document == first]
@@ -353,6 +353,11 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
             added.append(excerpt)
             said |= excerpt.topic
     return added
+
+
+def _best_source(chosen: list[Excerpt]) -> int:
+    """The best-ranked source among the chosen excerpts: the one the answer opens with."""
+    return min((e.document for e in chosen), default=0)
 
 
 def _readable(unit: str) -> bool:
