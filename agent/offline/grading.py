@@ -18,17 +18,23 @@ import re
 from dataclasses import dataclass
 
 from agent.offline.condense import appended_topic
-from agent.offline.text import asking_sentences, asks_how_to, terms, topic_terms
+from agent.offline.text import (
+    asking_sentences,
+    asks_how_to,
+    placed_words,
+    terms,
+    topic_terms,
+)
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
 LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
+PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
 
@@ -48,17 +54,12 @@ def question_names(question: str) -> list[str]:
     are the reader's examples or a message they saw ("named like 'counterIncremented'"), not
     something they ask about.
     """
-    question = QUOTED.sub(" ", question)
     names = []
-    for match in WORD.finditer(question):
-        word = match.group()
+    for word, opens_sentence in placed_words(QUOTED.sub(" ", question)):
         named = (
             (word.isupper() and len(word) > 1)
             or re.search(r"[a-z][A-Z]", word)
             or re.search(r"[A-Za-z][_.][A-Za-z]", word)
-        )
-        opens_sentence = not question[: match.start()].strip() or re.search(
-            r"[.?!:]\s*$", question[: match.start()]
         )
         capitalised = word[0].isupper() and not opens_sentence
         if (named or capitalised) and terms(word):
@@ -67,11 +68,18 @@ def question_names(question: str) -> list[str]:
 
 
 def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """Names in the question that the book never uses."""
+    """Names in the question that the book never uses, or never uses as a name.
+
+    A plain capitalised word ("Go" in "gofmt's rules for Go code") whose terms the book writes
+    only in lower case ("go ahead and run…") names something the book never names. Words of
+    other shapes (all-caps, CamelCase, identifiers) are judged by their terms alone: readers
+    and books spell "DOF", "DoF" and "dof" alike.
+    """
     return [
         name
         for name in question_names(question)
         if not all(vocabulary.knows(t) for t in terms(name))
+        or (PLAIN_CAPITALISED.fullmatch(name) and not vocabulary.names(terms(name)))
     ]
 
 

@@ -5,6 +5,7 @@ and the extractive answerer call "a term" is exactly what the keyword index matc
 """
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,6 +56,8 @@ REASON = re.compile(
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
+SENTENCE_ENDS = ".?!:"
 FENCE = re.compile(r"^(`{3,}|~{3,})")
 CODE_NAME = re.compile(r"`[^`]+`|\S*[-_./@]\w\S*|\w*[a-z][A-Z]\w*")
 ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
@@ -73,6 +76,23 @@ the line "Tip: What You'll Learn.")."""
 def terms(text: str) -> frozenset[int]:
     """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer)."""
     return frozenset(bm25_analyzer().embed_query(text).indices)
+
+
+def placed_words(text: str) -> Iterator[tuple[str, bool]]:
+    """Each word of `text` (identifiers such as `max_width` and `rustfmt.toml` whole), and
+    whether it opens a sentence, where any word is written capitalised."""
+    for match in WORD.finditer(text):
+        before = match.start() - 1
+        while before >= 0 and text[before].isspace():
+            before -= 1
+        yield match.group(), before < 0 or text[before] in SENTENCE_ENDS
+
+
+def capitalised_terms(text: str) -> frozenset[int]:
+    """Terms of the words `text` writes capitalised where no sentence opens: what it names
+    ("Go", "Redux", a heading's "Store"), as opposed to words it only uses ("go ahead")."""
+    written = {word for word, opens in placed_words(text) if word[0].isupper() and not opens}
+    return frozenset[int]().union(*(terms(word) for word in written))
 
 
 @lru_cache(maxsize=1)

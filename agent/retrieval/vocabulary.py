@@ -1,6 +1,8 @@
-"""The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors.
+"""The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors, and
+which terms it writes capitalised, read from the chunks' text.
 
-Used to weigh question terms by rarity (IDF) and to notice terms the book never uses.
+Used to weigh question terms by rarity (IDF) and to notice terms the book never uses, or never
+uses as a name.
 """
 
 import math
@@ -8,6 +10,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
+from agent.offline.text import capitalised_terms
 from core.store import BookIndex
 
 
@@ -17,6 +20,9 @@ class Vocabulary:
 
     document_frequency: dict[int, int]
     chunks: int
+    capitalised: frozenset[int] | None = None
+    """Terms the book writes capitalised where no sentence opens (None: not read, so every
+    known term may name something)."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -26,6 +32,11 @@ class Vocabulary:
     def knows(self, term: int) -> bool:
         """Whether the book uses the term at all."""
         return term in self.document_frequency
+
+    def names(self, name: frozenset[int]) -> bool:
+        """Whether the book writes every term of `name` capitalised somewhere: uses it as a
+        name, not only as a word."""
+        return self.capitalised is None or name <= self.capitalised
 
     def coverage(self, wanted: frozenset[int], present: frozenset[int]) -> float:
         """IDF-weighted share of `wanted` terms found in `present` (1.0 when nothing is wanted)."""
@@ -47,8 +58,11 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         if cached and cached[0] == count:
             return cached[1]
         frequencies: Counter[int] = Counter()
-        for point in index.points(fields=(), terms=True):
+        capitalised: set[int] = set()
+        for point in index.points(fields=("text", "heading_path"), terms=True):
             frequencies.update(set(point.terms))
-        vocabulary = Vocabulary(dict(frequencies), count)
+            headings = " ".join(point.payload.get("heading_path", []))
+            capitalised |= capitalised_terms(f"{headings}\n{point.payload.get('text', '')}")
+        vocabulary = Vocabulary(dict(frequencies), count, frozenset(capitalised))
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -9,8 +9,10 @@ from agent.context import Context
 from agent.graph import builder, graph, query_graph
 from agent.inputs import InvalidTurnError
 from agent.offline.extractive import NOT_IN_SELECTION
+from agent.offline.text import terms
 from agent.prompts import refusal
 from agent.resources import Resources
+from agent.retrieval.vocabulary import book_vocabulary
 from tests.fakes import spied
 
 
@@ -66,6 +68,13 @@ async def test_off_book_questions_are_refused_without_citations(book, question):
     assert result["answer"].startswith(refusal("the book"))
     assert result["sources"] == [] and result["refusal_reason"] == "off_book"
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
+
+
+def test_the_vocabulary_knows_which_words_the_book_writes_as_names(book):
+    vocabulary = book_vocabulary(book.searcher.index)
+    assert vocabulary.names(terms("Bridge"))  # a heading: "Debugging the Bridge"
+    assert vocabulary.knows(next(iter(terms("circle"))))
+    assert not vocabulary.names(terms("Circle"))  # "drives in a circle": a word, never a name
 
 
 async def test_a_flag_the_book_spells_out_is_answered(book):

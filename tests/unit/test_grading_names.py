@@ -7,7 +7,7 @@ from agent.offline.grading import (
     unknown_names,
     unnamed_flags,
 )
-from agent.offline.text import terms
+from agent.offline.text import capitalised_terms, terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -35,6 +35,25 @@ def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
     vocabulary = Vocabulary({t: 4 for t in terms("line endings repository windows")}, 100)
     assert unknown_names("Colleagues on Windows change line endings. Why?", vocabulary) == []
     assert unknown_names("Which is better, Roomba or Windows?", vocabulary) == ["Roomba"]
+
+
+def test_a_capitalised_word_the_book_writes_only_in_lower_case_names_something_else():
+    book = "Go ahead and run the formatter. The Topics page: code style rules.\n# Style Rules"
+    vocabulary = Vocabulary(
+        {t: 5 for t in terms("go ahead run formatter topics code style rules enforce")},
+        100,
+        capitalised_terms(book),
+    )
+    # "Go" opens a sentence in the book, so it is a word there, not a name
+    assert unknown_names("Which rules does gofmt enforce for Go code?", vocabulary) == ["Go"]
+    # the book writes "Topics" and "Rules" mid-sentence or in a heading: they name its things
+    assert unknown_names("What does the Topic page say about Rules?", vocabulary) == []
+    # all-caps words and identifiers are judged by their terms alone
+    assert unknown_names("Which CODE rules does it enforce?", vocabulary) == []
+    assert unknown_names("Why is code.style run?", vocabulary) == []
+    # a vocabulary read without the text judges no word by its case
+    unread = Vocabulary(vocabulary.document_frequency, 100)
+    assert unknown_names("Which rules does gofmt enforce for Go code?", unread) == []
 
 
 def chunk(text: str) -> Candidate:
