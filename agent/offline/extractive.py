@@ -23,7 +23,7 @@ and quotes only that section.
 """
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from agent.offline.cohesion import Place, answering_rows, introduces, with_context
@@ -31,10 +31,12 @@ from agent.offline.condense import appended_topic
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
     answer_terms,
+    asks_advice,
     asks_for_code,
     asks_how_to,
     asks_why,
     emphasised,
+    gives_advice,
     gives_reason,
     heading_answers_intent,
     heading_text,
@@ -168,7 +170,9 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
-            chosen += _reason(chosen, excerpts)
+            chosen += _stated(chosen, excerpts, gives_reason)
+        if asks_advice(question):
+            chosen += _stated(chosen, excerpts, gives_advice)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -295,17 +299,19 @@ def _named_sections(
     return added
 
 
-def _reason(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
-    """For a question that asks why, the best source's most relevant sentence that gives a
-    reason ("…incurs a small upfront cost, so it's not enabled by default"), when what was
-    chosen gives none: such a sentence often shares only one word with the question."""
+def _stated(
+    chosen: list[Excerpt], excerpts: list[Excerpt], states: Callable[[str], bool]
+) -> list[Excerpt]:
+    """The best source's most relevant sentence that `states` what the question asks for,
+    when what was chosen from it states none: for a question that asks why, a reason
+    ("…incurs a small upfront cost, so it's not enabled by default"); for one that asks what
+    to do, advice ("the intended pattern is to have only a single store"). Such a sentence
+    often shares only one word with the question."""
     first = _best_source(chosen)
-    if any(gives_reason(e.text) for e in chosen if e.document == first):
+    if any(states(e.text) for e in chosen if e.document == first):
         return []
-    reasons = [
-        e for e in excerpts if e.document == first and e.coverage > 0 and gives_reason(e.text)
-    ]
-    return sorted(reasons, key=lambda e: -e.score)[:1]
+    found = [e for e in excerpts if e.document == first and e.coverage > 0 and states(e.text)]
+    return sorted(found, key=lambda e: -e.score)[:1]
 
 
 def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -53,6 +53,19 @@ REASON = re.compile(
     r"in order to|that's why|this is why|which is why)\b|, so\b",
     re.I,
 )
+ADVICE_ASKED = re.compile(
+    r"\bshould (?:i|we|you|my|our|it|they|each|every)\b|\bhow should\b"
+    r"|\bis it (?:ok|okay|fine|safe|bad|wise|a good idea|recommended|better)\b"
+    r"|\b(?:can|could) i just\b|\bbest (?:way|practice)\b|\brecommend"
+    r"|\bdo i (?:need|have) to\b",
+    re.I,
+)
+ADVICE = re.compile(
+    r"\brecommend|\byou should\b|\bshould(?:n't| not| never| always)\b|\bintended\b"
+    r"|\bbest practice|\bprefer|\bavoid\b|\bmust\b|\bencourage|\bsuggest"
+    r"|\bdo not\b|\bdon't\b|\bnever\b|\bgood idea\b|\bbad idea\b",
+    re.I,
+)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
@@ -143,6 +156,19 @@ def asks_why(question: str) -> bool:
 def gives_reason(sentence: str) -> bool:
     """Whether a sentence gives a reason ("…, so it's not enabled by default", "because…")."""
     return bool(REASON.search(sentence))
+
+
+def asks_advice(question: str) -> bool:
+    """Whether the question asks what to do ("should I…", "is it OK to…", "how should…"),
+    not which section to read ("what should I remember from…")."""
+    return bool(ADVICE_ASKED.search(asking_sentences(question))) and not structural_intent(
+        question
+    )
+
+
+def gives_advice(sentence: str) -> bool:
+    """Whether a sentence says what to do ("the intended pattern is…", "we recommend…")."""
+    return bool(ADVICE.search(sentence))
 
 
 def emphasised(unit: str) -> bool:

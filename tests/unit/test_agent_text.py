@@ -21,8 +21,10 @@ from agent.offline.grading import (
 )
 from agent.offline.text import (
     asks_for_code,
+    asks_advice,
     asks_why,
     emphasised,
+    gives_advice,
     gives_reason,
     is_heading,
     split_units,
@@ -122,6 +124,18 @@ def test_reasons_asked_for_and_given():
     assert gives_reason("Checking costs a little time, so it's not enabled by default.")
     assert gives_reason("Rye stays dense because it has little gluten.")
     assert not gives_reason("Rye is sold in sacks.")
+
+
+def test_a_question_that_asks_what_to_do_and_a_sentence_that_advises():
+    assert asks_advice("Should each feature get its own oven?")
+    assert asks_advice("My dough sticks. Is it OK to add more flour?")
+    assert asks_advice("How should the loaves be stored?")
+    assert not asks_advice("What should I remember from the baking chapter?")  # structural
+    assert not asks_advice("How does the oven keep its heat?")
+    assert gives_advice("The intended pattern is to have only a single oven.")
+    assert gives_advice("We recommend rye for dense loaves.")
+    assert gives_advice("You shouldn't open the door while baking.")
+    assert not gives_advice("If we open the door, we should now see the loaves.")
 
 
 def test_a_unit_mostly_in_bold_is_emphasised():

@@ -302,6 +302,19 @@ def test_a_question_that_asks_why_gets_the_sentence_that_gives_the_reason():
     assert "so it stays off unless you ask" in said
 
 
+def test_a_question_that_asks_what_to_do_gets_the_sentence_that_advises():
+    text = (
+        "Each loaf is proofed in a basket. "
+        "Loaves share one proofing shelf in the oven room. "
+        "The proofing shelf holds twelve loaves. "
+        "A basket per loaf keeps loaves apart on the shelf. "
+        "Every loaf on the shelf is turned once. "
+        "We recommend proofing each rye loaf in a room of its own, away from the wheat."
+    )
+    said = answer("Should each loaf get its own shelf?", [text], ["Proofing"])
+    assert "We recommend proofing each rye loaf in a room of its own" in said
+
+
 def test_a_sentence_the_author_set_in_bold_is_preferred_to_a_passing_one():
     text = (
         "Every starter is fed at noon with flour and water. "
