@@ -161,9 +161,7 @@ def gives_reason(sentence: str) -> bool:
 def asks_advice(question: str) -> bool:
     """Whether the question asks what to do ("should I…", "is it OK to…", "how should…"),
     not which section to read ("what should I remember from…")."""
-    return bool(ADVICE_ASKED.search(asking_sentences(question))) and not structural_intent(
-        question
-    )
+    return bool(ADVICE_ASKED.search(asking_sentences(question))) and not structural_intent(question)
 
 
 def gives_advice(sentence: str) -> bool:

@@ -20,8 +20,8 @@ from agent.offline.grading import (
     unknown_names,
 )
 from agent.offline.text import (
-    asks_for_code,
     asks_advice,
+    asks_for_code,
     asks_why,
     emphasised,
     gives_advice,
