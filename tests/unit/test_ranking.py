@@ -82,3 +82,18 @@ def test_seeing_frames_a_question_and_the_thing_to_be_seen_decides():
     ranked, signals = ranked_with_signals("How do I make my mixer see lumps?", candidates)
     assert ranked[0]["id"] == "lumps"
     assert signals["echo"]["text"] < signals["lumps"]["text"]
+
+
+def test_among_sections_of_the_asked_kind_the_page_the_question_names_comes_first():
+    """Every lesson has its objectives: the question names the lesson, its page decides."""
+    objectives = "- Knead by hand\n- Proof a loaf"
+    mixers = section("mixers", "Learning Objectives", "structural", objectives)
+    rye = section("rye", "Learning Objectives", "structural", objectives)
+    rye_page = {"title": "Rye Breads", "heading_path": ["Rye Breads", "Learning Objectives"]}
+    rye["payload"] = {**rye["payload"], **rye_page}
+    mixers = {**mixers, "score": 1.3, "dense_score": 0.9}  # the search liked it more
+    ranked, signals = ranked_with_signals(
+        "What are the learning objectives of the rye breads lesson?", [mixers, rye]
+    )
+    assert signals["rye"]["asked_page"] > signals["mixers"]["asked_page"] == 0.0
+    assert ranked[0]["id"] == "rye"
