@@ -39,6 +39,15 @@ FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
 
 
+READERS_OWN = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur|[Aa]n?)\s+(?:own\s+)?`?\w*[a-z][A-Z][\w.$-]*`?(?=\s+(?:key|field|variable"
+    r"|function|method"
+    r"|class|component|hook|prop|property|reducer|action|selector|thunk|slice|store|module"
+    r"|constant|type|interface|parameter|argument|attribute|object|array|value|test|route"
+    r"|endpoint|query|mutation)s?\b)"
+)
+"""A name the reader gives their own code, written as code is (camelCase) and introduced as
+theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names a library)."""
 OWN_SUBJECT_SHARE = 0.1
 """A name in more than this share of the book's chunks is what the book is about."""
 PASSING_MENTIONS = 3
@@ -51,11 +60,12 @@ def question_names(question: str) -> list[str]:
 
     A capitalised word that opens a sentence counts only when it is one of the others: "How"
     and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
-    are the reader's examples or a message they saw ("named like 'counterIncremented'"), not
-    something they ask about.
+    are the reader's examples or a message they saw ("named like 'counterIncremented'"), and
+    the names of the reader's own code ("my PostsFeed component", "an apiBaseUrl key") are
+    theirs: neither is something they ask the book about.
     """
     names = []
-    for word, opens_sentence in placed_words(QUOTED.sub(" ", question)):
+    for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
         named = (
             (word.isupper() and len(word) > 1)
             or re.search(r"[a-z][A-Z]", word)

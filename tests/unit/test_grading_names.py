@@ -31,6 +31,14 @@ def test_words_in_quotes_are_the_reader_s_examples_not_names():
     assert question_names("Why doesn't MoveIt plan? Is it Redux's fault?") == ["MoveIt", "Redux"]
 
 
+def test_the_names_of_the_readers_own_code_are_not_asked_about():
+    question = "I added an apiBaseUrl key to the config. Why does my PostsFeed component break?"
+    assert question_names(question) == []
+    # a library used as a noun's modifier is still a name, and so is another library's API
+    assert question_names("How do I define a Pinia store in a Vue app?") == ["Pinia", "Vue"]
+    assert question_names("How do I set staleTime for a query?") == ["staleTime"]
+
+
 def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
     vocabulary = Vocabulary({t: 4 for t in terms("line endings repository windows")}, 100)
     assert unknown_names("Colleagues on Windows change line endings. Why?", vocabulary) == []
