@@ -35,19 +35,19 @@ POSSESSIVE = re.compile(
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
 PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
+"""A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
-
-
 READERS_OWN = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur|[Aa]n?)\s+(?:own\s+)?`?\w*[a-z][A-Z][\w.$-]*`?(?=\s+(?:key|field|variable"
-    r"|function|method"
-    r"|class|component|hook|prop|property|reducer|action|selector|thunk|slice|store|module"
-    r"|constant|type|interface|parameter|argument|attribute|object|array|value|test|route"
-    r"|endpoint|query|mutation)s?\b)"
+    r"\b(?:[Mm]y|[Oo]ur|[Aa]n?)\s+(?:own\s+)?`?\w*[a-z][A-Z][\w.$-]*`?"
+    r"(?=\s+(?:key|field|variable|function|method|class|component|hook|prop|property|reducer"
+    r"|action|selector|thunk|slice|store|module|constant|type|interface|parameter|argument"
+    r"|attribute|object|array|value|test|route|endpoint|query|mutation)s?\b)"
 )
 """A name the reader gives their own code, written as code is (camelCase) and introduced as
 theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names a library)."""
+
+
 OWN_SUBJECT_SHARE = 0.1
 """A name in more than this share of the book's chunks is what the book is about."""
 PASSING_MENTIONS = 3
