@@ -52,6 +52,9 @@ OWN_SUBJECT_SHARE = 0.1
 """A name in more than this share of the book's chunks is what the book is about."""
 PASSING_MENTIONS = 3
 """A name the book uses in at most this many chunks is only mentioned in passing."""
+HOW_TO_COVERAGE = 0.3
+"""Share of a how-to question's other topic weight a chunk that speaks of a name mentioned in
+passing must hold to answer how to do something with it."""
 
 
 def question_names(question: str) -> list[str]:
@@ -98,10 +101,13 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
-    A kept chunk that mentions the name answers for it, except for a question asking how to do
-    something with it (`asks_how_to`): a catalogue that links to the thing ("[acme/tron](…): a
-    desktop app for inspecting React Native apps") says that it exists and what it is, not how
-    to use it, so there the chunk must speak of the name itself (`discusses`).
+    A kept chunk that mentions the name answers for it, except when the question asks how to
+    do something with it (a how-to whose asking sentence names it): then a kept chunk must
+    speak of the name itself (`discusses`: a catalogue that links to the thing says that it
+    exists, not how to use it) and hold `HOW_TO_COVERAGE` of the rest of what is asked (a
+    warning that names Terser does not say how to keep Terser's class names). A name only in
+    the scene a question sets ("My components use Preact… How do I stop that?") is the
+    reader's setting, and a mention answers for it.
     """
     rare = [
         name
@@ -110,12 +116,24 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     ]
     if not rare:  # most questions: the kept chunks need not be read
         return []
-    if asks_how_to(appended_topic(question)[0]):
-        return [
-            name for name in rare if not any(discusses(c["payload"], terms(name)) for c in kept)
-        ]
+    asked = appended_topic(question)[0]
+    asking = terms(asking_sentences(asked)) if asks_how_to(asked) else frozenset[int]()
     present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
-    return [name for name in rare if not terms(name) & present]
+    missing = []
+    for name in rare:
+        named = terms(name)
+        if named <= asking:
+            rest = topic_terms(asking_sentences(asked)) - named
+            answered = any(
+                discusses(c["payload"], named)
+                and vocabulary.coverage(rest, _chunk_terms(c["payload"])) >= HOW_TO_COVERAGE
+                for c in kept
+            )
+        else:
+            answered = bool(named & present)
+        if not answered:
+            missing.append(name)
+    return missing
 
 
 def foreign_features(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> list[str]:

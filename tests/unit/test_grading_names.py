@@ -100,12 +100,21 @@ def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
     how = "How do I connect Tron to my app to inspect state?"
     assert passing_names(how, vocabulary, [catalogue]) == ["Tron"]
     headed = Candidate(
-        id="h", score=1.0, dense_score=0.5, payload={"text": "Run it.", "heading_path": ["Tron"]}
+        id="h",
+        score=1.0,
+        dense_score=0.5,
+        payload={"text": "Connect it to the app you inspect.", "heading_path": ["Tron"]},
     )
     assert passing_names(how, vocabulary, [headed]) == []
     # a sentence of the book's own that names it speaks of it
-    prose = chunk("Start the inspector (Tron) before the app.")
+    prose = chunk("Connect the inspector (Tron) before the app starts.")
     assert passing_names(how, vocabulary, [prose]) == []
+    # but one that names it and says nothing of what is asked does not say how
+    warning = chunk("Tron versions older than 2.0 undo this plugin's output.")
+    assert passing_names(how, vocabulary, [warning]) == ["Tron"]
+    # a name in the scene a question sets is the reader's setting: a mention answers for it
+    scene = "My app runs under Tron and the state is empty. How do I fix that?"
+    assert passing_names(scene, vocabulary, [catalogue]) == []
 
 
 def test_another_tools_feature_needs_a_chunk_that_names_the_two_together():
