@@ -117,13 +117,13 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     if not rare:  # most questions: the kept chunks need not be read
         return []
     asked = appended_topic(question)[0]
-    asking = terms(asking_sentences(asked)) if asks_how_to(asked) else frozenset[int]()
+    asking = asking_sentences(asked) if asks_how_to(asked) else ""
     present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
     missing = []
     for name in rare:
         named = terms(name)
-        if named <= asking:
-            rest = topic_terms(asking_sentences(asked)) - named
+        if named <= terms(asking):
+            rest = topic_terms(asking) - named
             answered = any(
                 discusses(c["payload"], named)
                 and vocabulary.coverage(rest, _chunk_terms(c["payload"])) >= HOW_TO_COVERAGE
