@@ -34,6 +34,10 @@ POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
+CHAT_WORDS = frozenset(
+    ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
+)
+"""Words readers write in capitals that name nothing: "OK, and what do I set…?"."""
 PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 """A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
@@ -65,7 +69,7 @@ def question_names(question: str) -> list[str]:
     and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
     are the reader's examples or a message they saw ("named like 'counterIncremented'"), and
     the names of the reader's own code ("my PostsFeed component", "an apiBaseUrl key") are
-    theirs: neither is something they ask the book about.
+    theirs: neither is something they ask the book about. Nor is "OK" or "FYI".
     """
     names = []
     for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
@@ -75,7 +79,7 @@ def question_names(question: str) -> list[str]:
             or re.search(r"[A-Za-z][_.][A-Za-z]", word)
         )
         capitalised = word[0].isupper() and not opens_sentence
-        if (named or capitalised) and terms(word):
+        if (named or capitalised) and terms(word) and word.lower() not in CHAT_WORDS:
             names.append(word)
     return names
 

@@ -21,6 +21,8 @@ def test_names_are_caps_camel_case_identifiers_or_capitalised_inside_a_sentence(
     assert question_names("Is a Roomba a robot?") == ["Roomba"]
     # the word that opens a sentence is capitalised for grammar, not because it is a name
     assert question_names("Colleagues commit files. Which setting fixes it?") == []
+    # nor is a word of chat that readers write in capitals
+    assert question_names("OK, and what do I set in ROS? FYI it is Humble.") == ["ROS", "Humble"]
 
 
 def test_words_in_quotes_are_the_reader_s_examples_not_names():
