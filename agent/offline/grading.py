@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from agent.offline.condense import appended_topic
 from agent.offline.text import (
+    CHAT_WORDS,
     asking_sentences,
     asks_how_to,
     placed_words,
@@ -34,10 +35,6 @@ POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
-CHAT_WORDS = frozenset(
-    ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
-)
-"""Words readers write in capitals that name nothing: "OK, and what do I set…?"."""
 PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 """A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")

@@ -20,6 +20,11 @@ QUESTION_FRAMING = (
     "summarize summary see"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
+CHAT_WORDS = frozenset(
+    ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
+)
+"""Words of chat ("Is it OK to…", "OK, and…", "FYI"): they frame a question too, and readers
+often write them in capitals, where they would read as names."""
 STRUCTURAL_INTENTS = {
     "learning objectives": re.compile(
         r"\bobjectives?\b|\blearning (goals|outcomes)\b|\bgoals of (the|this)\b"
@@ -110,8 +115,8 @@ def capitalised_terms(text: str) -> frozenset[int]:
 
 @lru_cache(maxsize=1)
 def framing_terms() -> frozenset[int]:
-    """Term ids of the question-framing words."""
-    return terms(QUESTION_FRAMING)
+    """Term ids of the question-framing words and the words of chat."""
+    return terms(f"{QUESTION_FRAMING} {' '.join(CHAT_WORDS)}")
 
 
 def topic_terms(question: str) -> frozenset[int]:

@@ -5,6 +5,7 @@ from agent.offline.grading import (
     passing_names,
     question_names,
     unknown_names,
+    unknown_share,
     unnamed_flags,
 )
 from agent.offline.text import capitalised_terms, terms
@@ -23,6 +24,11 @@ def test_names_are_caps_camel_case_identifiers_or_capitalised_inside_a_sentence(
     assert question_names("Colleagues commit files. Which setting fixes it?") == []
     # nor is a word of chat that readers write in capitals
     assert question_names("OK, and what do I set in ROS? FYI it is Humble.") == ["ROS", "Humble"]
+
+
+def test_a_word_of_chat_is_no_word_the_book_must_know():
+    vocabulary = Vocabulary({t: 4 for t in terms("run gazebo same machine")}, 100)
+    assert unknown_share("Is it OK to run Gazebo on the same machine?", vocabulary) == 0.0
 
 
 def test_words_in_quotes_are_the_reader_s_examples_not_names():
