@@ -30,6 +30,7 @@ from agent.offline.cohesion import Place, answering_rows, introduces, with_conte
 from agent.offline.condense import appended_topic
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
+    Unit,
     answer_terms,
     asks_advice,
     asks_for_code,
@@ -132,8 +133,8 @@ def _coverage(weights: dict[int, float], unit: frozenset[int], heading: frozense
     return (inside + HEADING_CREDIT * above) / total
 
 
-def _score_units(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
-    parsed = [parse_units(text) for text in texts]
+def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -> list[Excerpt]:
+    """Every unit of the parsed sources, scored for `question`."""
     weights = _term_weights(answer_terms(question), [u.text for units in parsed for u in units])
     excerpts = []
     for document, units in enumerate(parsed):
@@ -157,7 +158,8 @@ def _score_units(question: str, texts: list[str], headings: list[str]) -> list[E
 
 def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
-    every = _score_units(question, texts, headings)
+    parsed = [parse_units(text) for text in texts]
+    every = _score_units(question, parsed, headings)
     excerpts = [e for e in every if not is_heading(e.text)]  # headings come with what they head
     if not excerpts:
         return []
@@ -166,7 +168,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     special = structural or prerequisite or _code(question, excerpts)
     chosen = special or _prose(excerpts)
     if not special:  # a prose answer: what the units chosen by shared words leave out
-        chosen += _named_sections(question, texts, headings, chosen, excerpts)
+        chosen += _named_sections(question, parsed, headings, chosen, excerpts)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -261,7 +263,7 @@ def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
 
 def _named_sections(
     question: str,
-    texts: list[str],
+    parsed: list[list[Unit]],
     headings: list[str],
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
@@ -288,7 +290,7 @@ def _named_sections(
             continue
         own = [
             e
-            for e in _score_units(part, texts, headings)  # scored by the part's words
+            for e in _score_units(part, parsed, headings)  # scored by the part's words
             if e.document == document and (e.document, e.position) in by_place
         ]
         readable = [e for e in own if _readable(e.text)]
@@ -401,7 +403,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
 
 def answer_from_selection(question: str, selection: str) -> str:
     """The sentences of the reader's selection that answer the question, or a plain 'no'."""
-    excerpts = [e for e in _score_units(question, [selection], []) if not is_heading(e.text)]
+    parsed = [parse_units(selection)]
+    excerpts = [e for e in _score_units(question, parsed, []) if not is_heading(e.text)]
     if not topic_terms(question):  # "what does this mean?": the selection is the topic
         return " ".join(e.text for e in excerpts[:3])
     relevant = [e for e in excerpts if e.score > 0.1]

@@ -5,7 +5,7 @@ and the extractive answerer call "a term" is exactly what the keyword index matc
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -106,10 +106,16 @@ def placed_words(text: str) -> Iterator[tuple[str, bool]]:
         yield match.group(), before < 0 or text[before] in SENTENCE_ENDS
 
 
-def capitalised_terms(text: str) -> frozenset[int]:
-    """Terms of the words `text` writes capitalised where no sentence opens: what it names
-    ("Go", "Redux", a heading's "Store"), as opposed to words it only uses ("go ahead")."""
-    written = {word for word, opens in placed_words(text) if word[0].isupper() and not opens}
+def capitalised_terms(texts: Iterable[str]) -> frozenset[int]:
+    """Terms of the words `texts` write capitalised where no sentence opens: what they name
+    ("Go", "Redux", a heading's "Store"), as opposed to words they only use ("go ahead").
+    Each distinct word is analysed once, however many texts write it."""
+    written = {
+        word
+        for text in texts
+        for word, opens in placed_words(text)
+        if word[0].isupper() and not opens
+    }
     return frozenset[int]().union(*(terms(word) for word in written))
 
 

@@ -58,11 +58,11 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         if cached and cached[0] == count:
             return cached[1]
         frequencies: Counter[int] = Counter()
-        capitalised: set[int] = set()
+        texts: list[str] = []
         for point in index.points(fields=("text", "heading_path"), terms=True):
             frequencies.update(set(point.terms))
             headings = " ".join(point.payload.get("heading_path", []))
-            capitalised |= capitalised_terms(f"{headings}\n{point.payload.get('text', '')}")
-        vocabulary = Vocabulary(dict(frequencies), count, frozenset(capitalised))
+            texts.append(f"{headings}\n{point.payload.get('text', '')}")
+        vocabulary = Vocabulary(dict(frequencies), count, capitalised_terms(texts))
         _cache[index.key] = (count, vocabulary)
         return vocabulary

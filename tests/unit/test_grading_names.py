@@ -58,7 +58,7 @@ def test_a_capitalised_word_the_book_writes_only_in_lower_case_names_something_e
     vocabulary = Vocabulary(
         {t: 5 for t in terms("go ahead run formatter topics code style rules enforce")},
         100,
-        capitalised_terms(book),
+        capitalised_terms([book]),
     )
     # "Go" opens a sentence in the book, so it is a word there, not a name
     assert unknown_names("Which rules does gofmt enforce for Go code?", vocabulary) == ["Go"]
