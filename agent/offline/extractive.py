@@ -15,7 +15,9 @@ gets its section's list (of a long nested one, the top-level points), a request 
 gets the best code block whole, a how-to question answered in prose gets the short
 command that follows the explanation, and a question that asks why gets a sentence that
 gives a reason. The source whose heading names the question (or each of its parts) speaks.
-A unit the author set in bold counts more: it states a key point.
+A unit the author set in bold counts more: it states a key point. A source whose section is
+named after a code name (an option, a flag, an API) opens with that name, which the chunk's
+text leaves out.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
 what the reader should have done before starting, the answer says the book assumes that step
@@ -45,6 +47,7 @@ from agent.offline.text import (
     is_code,
     is_heading,
     is_list_item,
+    names_code,
     parse_units,
     structural_intent,
     terms,
@@ -158,7 +161,8 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
 
 def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
-    parsed = [parse_units(text) for text in texts]
+    named = [*headings, *[""] * (len(texts) - len(headings))]
+    parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
     excerpts = [e for e in every if not is_heading(e.text)]  # headings come with what they head
     if not excerpts:
@@ -187,6 +191,17 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     if structural or not _only_touched(excerpts):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _parsed(text: str, heading: str) -> list[Unit]:
+    """A source's units. A section named after a code name (an option, a flag, an API:
+    "`rootMode`", "--frozen-lockfile") opens with its heading, which the chunk's text leaves
+    out: what the section says is about that name, and an answer from it must say the name
+    ("Which flag makes the install fail on an outdated lockfile?")."""
+    units = parse_units(text)
+    if names_code(heading):
+        return [Unit(f"### {heading}", group=-1), *units]
+    return units
 
 
 def _only_touched(excerpts: list[Excerpt]) -> bool:

@@ -330,6 +330,12 @@ class _Parser:
             self.paragraph.append(line)
 
 
+def names_code(heading: str) -> bool:
+    """Whether a heading is a code name alone: an option, a flag, an API ("`rootMode`",
+    "--check", "shamefullyHoist")."""
+    return CODE_NAME.fullmatch(heading.strip()) is not None
+
+
 def is_heading(unit: str) -> bool:
     """Whether a unit is a Markdown heading."""
     return bool(HEADING.match(unit))

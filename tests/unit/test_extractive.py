@@ -383,3 +383,25 @@ def test_a_configuration_block_of_a_few_lines_is_a_prose_answers_fact():
     )
     said = answer("How do I give rye loaves a longer proofing time?", [text], ["Proofing"])
     assert '"overrides"' in said
+
+
+def test_an_answer_from_a_section_named_after_an_option_says_the_option():
+    text = (
+        "* Default: **false**\n* Type: **Boolean**\n\n"
+        "If `true`, the mixer refuses to start when the recipe file is out of date."
+    )
+    said = answer(
+        "Which flag stops the mixer when the recipe file is out of date?",
+        [text],
+        ["--strict-recipe"],
+    )
+    assert said.lstrip().startswith("**--strict-recipe**")
+    assert "refuses to start" in said
+
+
+def test_a_section_named_in_words_is_not_headed_by_its_name():
+    text = "The mixer refuses to start when the recipe file is out of date."
+    said = answer("Why does the mixer not start?", [text], ["Out-of-date recipes"])
+    assert "Out-of-date" not in said
+    said = answer("Why does the mixer not start?", [text], ["Starting the mixer"])
+    assert "**Starting the mixer**" not in said
