@@ -107,10 +107,11 @@ def rank_candidates(
     return sorted(ranked, key=lambda c: c["rerank_score"], reverse=True)
 
 
-CROSS_CANDIDATES = 5
-"""How many of the first candidates the cross-encoder reads: about 14 ms each on two cores.
-Reordering the first five changes hit@1 and MRR, never hit@5; reading the first ten also
-moved hit@5, up on three books and down on one (pnpm)."""
+CROSS_CANDIDATES = 3
+"""How many of the first candidates the cross-encoder reads: about 25 ms of CPU each. Reordering
+the first few changes hit@1 and MRR, never hit@5. Reading three, four or five scored the same
+on six books (within one question each); reading ten also moved hit@5, up on three books and
+down on one (pnpm)."""
 CROSS_WEIGHT = 0.2
 """Chosen leave-one-book-out by `bench.ranker` on the three shared books (a logit spans about
 -11 to 10, so 0.1 weighs it like the `dense` signal's cosine at 1.5)."""
