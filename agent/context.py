@@ -7,7 +7,6 @@ from langgraph.runtime import Runtime
 
 from agent import prompts
 from agent.offline.grading import GradeThresholds
-from agent.offline.ranking import CROSS_CANDIDATES
 
 
 @dataclass(kw_only=True)
@@ -25,9 +24,6 @@ class Context(GradeThresholds):
     reranker: Literal["heuristic", "llm", "none"] = "heuristic"
     """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured;
     `none` keeps the retrieval order (for measuring what reranking adds)."""
-    cross_rerank: int = CROSS_CANDIDATES
-    """How many of the reranker's first candidates the cross-encoder reads and reorders
-    (`agent.offline.ranking.rerank_top`); 0 keeps the signals' order."""
     decomposer: Literal["rules", "llm"] = "rules"
     """How a question in several parts is split before searching: by its grammar
     (`agent.offline.decompose`), or, with `llm` and an LLM configured, by the LLM (the rules

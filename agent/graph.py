@@ -226,12 +226,13 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     ctx = context_of(runtime)
     if ctx.reranker == "none":
         return {}
-    index = (await current_resources()).searcher.index
+    resources = await current_resources()
     question = state["standalone_question"]
-    vocabulary = await asyncio.to_thread(book_vocabulary, index)
+    vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     parts = state.get("question_parts", [])
+    cross_candidates = resources.settings.cross_encoder_candidates
     ranked = await asyncio.to_thread(
-        _offline_order, question, state["candidates"], parts, vocabulary, ctx.cross_rerank
+        _offline_order, question, state["candidates"], parts, vocabulary, cross_candidates
     )
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}

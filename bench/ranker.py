@@ -12,16 +12,11 @@ the retrieval questions through the graph's query side, and keeps each candidate
 - weights are fitted on all three books and printed: the values `RerankWeights` ships, to be
   copied there when a question set or a signal changes.
 
-The cross-encoder's weight (`CROSS_WEIGHT`, added to the first `CROSS_CANDIDATES` candidates'
-scores) is chosen the same way, from a grid, by the mean MRR@10 of the books it is chosen on
-(each book counting once; the smaller weight on a tie). Every candidate's cross-encoder logit
-is read once, so the first candidates under any weights have theirs.
-
-The fit is a pairwise logistic ranker (RankNet with a linear scorer): for every question, each
-candidate holding a gold section should outscore each candidate holding none. Questions weigh
-equally (a question's pairs share its weight), whatever its candidate count, and every book
-weighs equally, so a long question set does not decide the weights alone. Signals are
-standardised before the fit; the weights are printed back in the signals' own units.
+The cross-encoder's weight (`CROSS_WEIGHT`, added to the scores of the first
+`CROSS_ENCODER_CANDIDATES` candidates) is chosen the same way, from a grid, by the mean MRR@10
+of the books it is chosen on (each book counting once; the smaller weight on a tie). Every
+candidate's cross-encoder logit is read once, so the first candidates under any weights have
+theirs.
 """
 
 import argparse
@@ -34,10 +29,11 @@ import numpy as np
 from agent.evaluation.harness import query_state
 from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions, rank_summary
 from agent.offline.cross_encoder import best_passage, cross_encoder
-from agent.offline.ranking import CROSS_CANDIDATES, CROSS_WEIGHT, RerankWeights
+from agent.offline.ranking import CROSS_WEIGHT, RerankWeights
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
 from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
+from core.settings import get_settings
 from ingest.recorded import run_ingest
 
 BOOKS = {
@@ -91,7 +87,7 @@ def first_rank(ranked: Ranked, weights: np.ndarray, cross_weight: float = 0.0) -
     cross-encoder's reordering of the first candidates (as `rerank_top` does), or None."""
     scores = ranked.signals @ weights
     order = np.argsort(-scores, kind="stable")
-    top = order[:CROSS_CANDIDATES]
+    top = order[: get_settings().cross_encoder_candidates]
     reread = scores[top] + cross_weight * ranked.cross[top]
     order[: len(top)] = top[np.argsort(-reread, kind="stable")]
     seen: set[int] = set()

@@ -56,6 +56,14 @@ class Settings(BaseSettings):
     llm_timeout_seconds: float = Field(30.0, gt=0, description="Timeout of one LLM call.")
     llm_max_retries: int = Field(2, ge=0, description="Retries of a failed LLM call.")
 
+    cross_encoder_candidates: int = Field(
+        3,
+        ge=0,
+        le=30,
+        description="How many of the reranker's first candidates the cross-encoder reads and "
+        "reorders (about 25 ms of CPU each); 0 = none, for more answers a second per core.",
+    )
+
     chunk_max_tokens: int = Field(800, ge=100, description="Hard cap on a chunk's tokens.")
     chunk_split_tokens: int = Field(700, ge=50, description="Sections above this are split.")
     chunk_short_tokens: int = Field(200, ge=0, description="Sections below this are enriched.")

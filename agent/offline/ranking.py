@@ -20,13 +20,14 @@ Candidates from hybrid retrieval are rescored by
   steps, "install X first", live there),
 - `code`: 1 when a request for code meets a code-heavy section.
 Then `rerank_top` adds `CROSS_WEIGHT` times a cross-encoder's logit (`cross`,
-agent/offline/cross_encoder.py) to the first `CROSS_CANDIDATES` candidates' scores and reorders
-them among themselves. The weights are fitted, not set by hand: `python -m bench.ranker` fits a
-pairwise logistic ranker over the signals on the question sets of three unrelated books (a
-robotics textbook, the Redux docs, the Prettier docs) and reports each book with weights fitted
-on the other two (the README's quality section); it chooses `CROSS_WEIGHT` the same way. After
-ranking, `cover_parts` gives each part of a several-part question two of the first places, and
-`one_per_section` gives each section one place among the first.
+agent/offline/cross_encoder.py) to the scores of the first few candidates (the deployment
+setting `CROSS_ENCODER_CANDIDATES`, 3) and reorders them among themselves. The weights are
+fitted, not set by hand: `python -m bench.ranker` fits a pairwise logistic ranker over the
+signals on the question sets of three unrelated books (a robotics textbook, the Redux docs, the
+Prettier docs) and reports each book with weights fitted on the other two (the README's quality
+section); it chooses `CROSS_WEIGHT` the same way. After ranking, `cover_parts` gives each part
+of a several-part question two of the first places, and `one_per_section` gives each section
+one place among the first.
 """
 
 from dataclasses import dataclass
@@ -107,11 +108,6 @@ def rank_candidates(
     return sorted(ranked, key=lambda c: c["rerank_score"], reverse=True)
 
 
-CROSS_CANDIDATES = 3
-"""How many of the first candidates the cross-encoder reads: about 25 ms of CPU each. Reordering
-the first few changes hit@1 and MRR, never hit@5. Reading three, four or five scored the same
-on six books (within one question each); reading ten also moved hit@5, up on three books and
-down on one (pnpm)."""
 CROSS_WEIGHT = 0.2
 """Chosen leave-one-book-out by `bench.ranker` on the three shared books (a logit spans about
 -11 to 10, so 0.1 weighs it like the `dense` signal's cosine at 1.5)."""
@@ -120,7 +116,7 @@ CROSS_WEIGHT = 0.2
 def rerank_top(
     question: str,
     ranked: list[Candidate],
-    count: int = CROSS_CANDIDATES,
+    count: int,
     weight: float = CROSS_WEIGHT,
 ) -> list[Candidate]:
     """`ranked` with its first `count` candidates reordered by their reranker score plus

