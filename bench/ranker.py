@@ -12,6 +12,12 @@ the retrieval questions through the graph's query side, and keeps each candidate
 - weights are fitted on all three books and printed: the values `RerankWeights` ships, to be
   copied there when a question set or a signal changes.
 
+The fit is a pairwise logistic ranker (RankNet with a linear scorer): for every question, each
+candidate holding a gold section should outscore each candidate holding none. Questions weigh
+equally (a question's pairs share its weight), whatever its candidate count, and every book
+weighs equally, so a long question set does not decide the weights alone. Signals are
+standardised before the fit; the weights are printed back in the signals' own units.
+
 The cross-encoder's weight (`CROSS_WEIGHT`, added to the scores of the first
 `CROSS_ENCODER_CANDIDATES` candidates) is chosen the same way, from a grid, by the mean MRR@10
 of the books it is chosen on (each book counting once; the smaller weight on a tie). Every
