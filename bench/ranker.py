@@ -35,7 +35,7 @@ import numpy as np
 from agent.evaluation.harness import query_state
 from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions, rank_summary
 from agent.offline.cross_encoder import best_passage, cross_encoder
-from agent.offline.ranking import CROSS_WEIGHT, RerankWeights
+from agent.offline.ranking import CROSS_MARGIN, CROSS_WEIGHT, RerankWeights
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
 from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
@@ -94,6 +94,7 @@ def first_rank(ranked: Ranked, weights: np.ndarray, cross_weight: float = 0.0) -
     scores = ranked.signals @ weights
     order = np.argsort(-scores, kind="stable")
     top = order[: get_settings().cross_encoder_candidates]
+    top = top[scores[order[0]] - scores[top] < CROSS_MARGIN]
     reread = scores[top] + cross_weight * ranked.cross[top]
     order[: len(top)] = top[np.argsort(-reread, kind="stable")]
     seen: set[int] = set()

@@ -21,13 +21,13 @@ Candidates from hybrid retrieval are rescored by
 - `code`: 1 when a request for code meets a code-heavy section.
 Then `rerank_top` adds `CROSS_WEIGHT` times a cross-encoder's logit (`cross`,
 agent/offline/cross_encoder.py) to the scores of the first few candidates (the deployment
-setting `CROSS_ENCODER_CANDIDATES`, 3) and reorders them among themselves. The weights are
-fitted, not set by hand: `python -m bench.ranker` fits a pairwise logistic ranker over the
-signals on the question sets of three unrelated books (a robotics textbook, the Redux docs, the
-Prettier docs) and reports each book with weights fitted on the other two (the README's quality
-section); it chooses `CROSS_WEIGHT` the same way. After ranking, `cover_parts` gives each part
-of a several-part question two of the first places, and `one_per_section` gives each section
-one place among the first.
+setting `CROSS_ENCODER_CANDIDATES`, 3; only those within `CROSS_MARGIN` of the first) and
+reorders them among themselves. The weights are fitted, not set by hand: `python -m
+bench.ranker` fits a pairwise logistic ranker over the signals on the question sets of three
+unrelated books (a robotics textbook, the Redux docs, the Prettier docs) and reports each book
+with weights fitted on the other two (the README's quality section); it chooses `CROSS_WEIGHT`
+the same way. After ranking, `cover_parts` gives each part of a several-part question two of
+the first places, and `one_per_section` gives each section one place among the first.
 """
 
 from dataclasses import dataclass
@@ -111,6 +111,10 @@ def rank_candidates(
 CROSS_WEIGHT = 0.2
 """Chosen leave-one-book-out by `bench.ranker` on the three shared books (a logit spans about
 -11 to 10, so 0.1 weighs it like the `dense` signal's cosine at 1.5)."""
+CROSS_MARGIN = 0.5
+"""A candidate this far below the first is not read: it would need a logit 2.5 above the
+first's to overtake it, and on six books such a reading never moved a gold section up (it cost
+30 % of the reads; at 0.3, Redux and Prettier lost questions)."""
 
 
 def rerank_top(
@@ -119,10 +123,11 @@ def rerank_top(
     count: int,
     weight: float = CROSS_WEIGHT,
 ) -> list[Candidate]:
-    """`ranked` with its first `count` candidates reordered by their reranker score plus
-    `weight` times the cross-encoder's logit (kept as the `cross` signal); the rest follow in
-    their order. CPU-bound: run it in a thread."""
-    top = ranked[:count]
+    """`ranked` with its first `count` candidates (those within `CROSS_MARGIN` of the first)
+    reordered by their reranker score plus `weight` times the cross-encoder's logit (kept as
+    the `cross` signal); the rest follow in their order. CPU-bound: run it in a thread."""
+    lead = ranked[0].get("rerank_score", 0.0) if ranked else 0.0
+    top = [c for c in ranked[:count] if lead - c.get("rerank_score", 0.0) < CROSS_MARGIN]
     if len(top) < 2 or weight == 0:
         return ranked
     passages = [
@@ -139,7 +144,7 @@ def rerank_top(
         for c, logit in zip(top, logits, strict=True)
     ]
     rescored.sort(key=lambda c: c["rerank_score"], reverse=True)
-    return rescored + ranked[count:]
+    return rescored + ranked[len(top) :]
 
 
 PLACES_PER_PART = 2

@@ -5,7 +5,7 @@ from pydantic import ValidationError
 
 import agent.offline.cross_encoder as cross_encoder_module
 from agent.offline.cross_encoder import WINDOW_WORDS, best_passage, cross_encoder
-from agent.offline.ranking import rerank_top
+from agent.offline.ranking import CROSS_MARGIN, rerank_top
 from agent.state import Candidate
 from core.embeddings import ModelFileError
 from core.settings import Settings
@@ -73,12 +73,15 @@ def test_the_first_candidates_are_reordered_by_what_answers_and_the_rest_keep_th
     assert "cross" not in reordered[2]["signals"]  # not read: past the first two
 
 
-def test_a_small_lead_in_the_signals_survives_a_weak_cross_encoder_weight():
-    ranked = [candidate("same-topic", SAME_TOPIC, 9.0), candidate("answers", ANSWERS, 1.0)]
-    assert [c["id"] for c in rerank_top(QUESTION, ranked, count=3, weight=0.1)] == [
-        "same-topic",
-        "answers",
+def test_a_candidate_far_below_the_first_is_not_read():
+    ranked = [
+        candidate("same-topic", SAME_TOPIC, 2.0),
+        candidate("answers", ANSWERS, 2.0 - CROSS_MARGIN),
+        candidate("later", SAME_TOPIC, 1.0),
     ]
+    reordered = rerank_top(QUESTION, ranked, count=3)
+    assert reordered == ranked  # nothing within the margin of the first: nothing read
+    assert all("cross" not in c["signals"] for c in reordered)
     assert rerank_top(QUESTION, ranked, count=0) == ranked
 
 
