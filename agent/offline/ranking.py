@@ -138,13 +138,22 @@ def rerank_top(
     rescored: list[Candidate] = [
         {
             **c,
-            "rerank_score": c.get("rerank_score", 0.0) + weight * logit,
+            "rerank_score": c.get("rerank_score", 0.0) + _reading(c, weight * logit),
             "signals": {**c.get("signals", {}), "cross": logit},
         }
         for c, logit in zip(top, logits, strict=True)
     ]
     rescored.sort(key=lambda c: c["rerank_score"], reverse=True)
     return rescored + ranked[len(top) :]
+
+
+def _reading(candidate: Candidate, bonus: float) -> float:
+    """What the cross-encoder's reading adds to a candidate's score. A section the signals
+    read as a recap (objectives, a summary: `recap` -1) restates topics that other sections
+    explain, and a cross-encoder reads a restatement as an answer ("Start several nodes with
+    one Python launch file" for "How do I start several nodes at once?"), so its reading may
+    lower such a section but not raise it."""
+    return min(bonus, 0.0) if candidate.get("signals", {}).get("recap", 0.0) < 0 else bonus
 
 
 PLACES_PER_PART = 2

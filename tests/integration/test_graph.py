@@ -220,3 +220,10 @@ async def test_the_cross_encoder_reads_as_many_first_candidates_as_the_deploymen
     read_by_it = [c for c in state["candidates"] if "cross" in c["signals"]]
     assert len(read_by_it) <= read
     assert bool(read_by_it) == bool(read)
+
+
+async def test_a_lessons_objectives_do_not_outrank_the_section_that_teaches_it(book):
+    # the objectives restate "Start several nodes with one Python launch file": a cross-encoder
+    # reads that as an answer, the signals read it as a recap
+    result = await ask(book, "How do I start several nodes at once?")
+    assert result["sources"][0]["heading"] == "Launch Files"

