@@ -95,7 +95,9 @@ def first_rank(ranked: Ranked, weights: np.ndarray, cross_weight: float = 0.0) -
     order = np.argsort(-scores, kind="stable")
     top = order[: get_settings().cross_encoder_candidates]
     top = top[scores[order[0]] - scores[top] < CROSS_MARGIN]
-    reread = scores[top] + cross_weight * ranked.cross[top]
+    reading = cross_weight * ranked.cross[top]
+    recaps = ranked.signals[top, SIGNALS.index("recap")] < 0  # lowered, never raised
+    reread = scores[top] + np.where(recaps, np.minimum(reading, 0.0), reading)
     order[: len(top)] = top[np.argsort(-reread, kind="stable")]
     seen: set[int] = set()
     for rank, index in enumerate(order, start=1):
