@@ -35,7 +35,7 @@ import numpy as np
 from agent.evaluation.harness import query_state
 from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions, rank_summary
 from agent.offline.cross_encoder import best_passage, cross_encoder
-from agent.offline.ranking import CROSS_MARGIN, CROSS_WEIGHT, RerankWeights
+from agent.offline.ranking import CROSS_WEIGHT, RerankWeights, read_count, reading
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
 from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
@@ -93,12 +93,14 @@ def first_rank(ranked: Ranked, weights: np.ndarray, cross_weight: float = 0.0) -
     cross-encoder's reordering of the first candidates (as `rerank_top` does), or None."""
     scores = ranked.signals @ weights
     order = np.argsort(-scores, kind="stable")
-    top = order[: get_settings().cross_encoder_candidates]
-    top = top[scores[order[0]] - scores[top] < CROSS_MARGIN]
-    reading = cross_weight * ranked.cross[top]
-    recaps = ranked.signals[top, SIGNALS.index("recap")] < 0  # lowered, never raised
-    reread = scores[top] + np.where(recaps, np.minimum(reading, 0.0), reading)
-    order[: len(top)] = top[np.argsort(-reread, kind="stable")]
+    first = order[: get_settings().cross_encoder_candidates]
+    top = first[: read_count(scores[first].tolist())]
+    recap = SIGNALS.index("recap")
+    reread = [
+        scores[i] + reading(cross_weight * ranked.cross[i], ranked.signals[i, recap] < 0)
+        for i in top
+    ]
+    order[: len(top)] = top[np.argsort(-np.array(reread), kind="stable")]
     seen: set[int] = set()
     for rank, index in enumerate(order, start=1):
         seen |= ranked.gold[index]

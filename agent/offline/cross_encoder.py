@@ -12,7 +12,6 @@ question's topic words, under the chunk's title and headings.
 """
 
 import importlib.util
-import os
 import re
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from agent.offline.text import terms, topic_terms
-from core.embeddings import ModelFileError, verified_model_file
+from core.embeddings import ModelFileError, onnx_session, verified_model_file
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -54,13 +53,7 @@ class CrossEncoder:
 
     @cached_property
     def _session(self) -> "onnxruntime.InferenceSession":
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = os.cpu_count() or 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        model = _model_file("model.onnx", MODEL_SHA256)
-        return onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        return onnx_session(_model_file("model.onnx", MODEL_SHA256))
 
     @cached_property
     def _tokenizer(self) -> "Tokenizer":

@@ -30,6 +30,7 @@ the same way. After ranking, `cover_parts` gives each part of a several-part que
 the first places, and `one_per_section` gives each section one place among the first.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from agent.offline.condense import appended_topic
@@ -126,8 +127,7 @@ def rerank_top(
     """`ranked` with its first `count` candidates (those within `CROSS_MARGIN` of the first)
     reordered by their reranker score plus `weight` times the cross-encoder's logit (kept as
     the `cross` signal); the rest follow in their order. CPU-bound: run it in a thread."""
-    lead = ranked[0].get("rerank_score", 0.0) if ranked else 0.0
-    top = [c for c in ranked[:count] if lead - c.get("rerank_score", 0.0) < CROSS_MARGIN]
+    top = ranked[: read_count([c.get("rerank_score", 0.0) for c in ranked[:count]])]
     if len(top) < 2 or weight == 0:
         return ranked
     passages = [
@@ -138,7 +138,8 @@ def rerank_top(
     rescored: list[Candidate] = [
         {
             **c,
-            "rerank_score": c.get("rerank_score", 0.0) + _reading(c, weight * logit),
+            "rerank_score": c.get("rerank_score", 0.0)
+            + reading(weight * logit, c.get("signals", {}).get("recap", 0.0) < 0),
             "signals": {**c.get("signals", {}), "cross": logit},
         }
         for c, logit in zip(top, logits, strict=True)
@@ -147,13 +148,19 @@ def rerank_top(
     return rescored + ranked[len(top) :]
 
 
-def _reading(candidate: Candidate, bonus: float) -> float:
+def read_count(scores: Sequence[float]) -> int:
+    """How many of the first candidates (their scores, best first) the cross-encoder reads:
+    those within `CROSS_MARGIN` of the first."""
+    return sum(1 for score in scores if scores[0] - score < CROSS_MARGIN)
+
+
+def reading(bonus: float, recap: bool) -> float:
     """What the cross-encoder's reading adds to a candidate's score. A section the signals
     read as a recap (objectives, a summary: `recap` -1) restates topics that other sections
     explain, and a cross-encoder reads a restatement as an answer ("Start several nodes with
     one Python launch file" for "How do I start several nodes at once?"), so its reading may
     lower such a section but not raise it."""
-    return min(bonus, 0.0) if candidate.get("signals", {}).get("recap", 0.0) < 0 else bonus
+    return min(bonus, 0.0) if recap else bonus
 
 
 PLACES_PER_PART = 2
