@@ -1,7 +1,8 @@
-"""What an excerpt needs to be read on its own: the sentence its "it" or "these" points back
-to, its numbered list whole, the lead-in of its list, what its lead-in introduces (a sentence
-ending in ":", or one that names "the following" list, table or code), the heading of the
-subsection it sits in, and, of a long table, the header with the rows that answer."""
+"""What an excerpt needs to be read on its own: the sentence its "it", "these" or "another"
+points back to, its numbered list whole, the lead-in of its list, the sentence before its code,
+what its lead-in introduces (a sentence ending in ":", or one that names "the following" list,
+table or code), the heading of the subsection it sits in, and, of a long table, the header with
+the rows that answer."""
 
 import re
 from collections.abc import Iterable
@@ -16,7 +17,7 @@ OPENERS = frozenset(
         *("both", "here", "however", "instead", "otherwise", "therefore", "thus", "hence"),
         *("so", "also", "then", "but", "still", "similarly", "likewise", "again"),
         *("alternatively", "consequently", "additionally", "moreover", "furthermore"),
-        "meanwhile",
+        *("meanwhile", "another"),
     )
 )
 """First words that make a sentence lean on the one before it."""
@@ -33,6 +34,9 @@ OPENING_PHRASES = (
     "in addition",
     "on the other hand",
 )
+DOING_IT = re.compile(r"\b(do|doing|does|did) (this|that|so)\b")
+"""Words by which a sentence early on names what the one before it said ("To do so, …", "In order
+to do this you can…")."""
 REFERRING = frozenset(("it", "this", "they", "these", "its", "their"))
 """First words by which a sentence goes on about what the one before it said."""
 EARLY_PRONOUNS = frozenset(("it", "they", "them"))
@@ -72,8 +76,9 @@ P = TypeVar("P", bound=Place)
 
 def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
-    or a connective ("However"), names "it"/"them" among its first words, or ends on "that" or
-    "the two" (not on "like this:", which introduces what follows)."""
+    or a connective ("However", "Another"), names "it"/"them" or "do this" among its first
+    words, or ends on "that" or "the two" (not on "like this:", which introduces what
+    follows)."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
         return False
@@ -83,6 +88,7 @@ def leans_back(sentence: str) -> bool:
         words[0] in OPENERS
         or opening.startswith(OPENING_PHRASES)
         or any(word in EARLY_PRONOUNS for word in words[1:EARLY_WORDS])
+        or bool(DOING_IT.search(" ".join(words[:EARLY_WORDS])))
         or (not introduces_next and words[-1] in CLOSING_DEMONSTRATIVES)
         or (not introduces_next and " ".join(words[-2:]) in CLOSING_REFERENCES)
     )
@@ -104,6 +110,7 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _antecedents(picked, by_position)
         picked |= _whole_lists(picked, places)
         picked |= _list_lead_ins(picked, by_position, places)
+        picked |= _code_lead_ins(picked, by_position)
     picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
 
@@ -191,6 +198,19 @@ def _list_lead_ins(
             first = min(_group(place, places), key=lambda p: p.position)
             lead = _before(first, by_position)
             if lead is not None and introduces(lead.text, first.text):
+                found.add(lead)
+    return found
+
+
+def _code_lead_ins(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    """The sentence right before each code block, whatever it ends in: code does not say what
+    it shows ("With `@babel/plugin-transform-runtime`, it would replace the reference…" above
+    the compiled output it describes)."""
+    found: set[P] = set()
+    for place in picked:
+        if is_code(place.text):
+            lead = _before(place, by_position)
+            if lead is not None and _is_sentence(lead.text):
                 found.add(lead)
     return found
 

@@ -28,6 +28,9 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert leans_back("A timer is the usual tool for that.")
     assert leans_back("In other words, the crumb sets as it cools.")
     assert leans_back("A proofing schedule translates between the two.")
+    assert leans_back("Another way is to bake the rye at night.")
+    assert leans_back("To do so, open the cabinet door.")
+    assert leans_back("In order to do this you can lower the heat.")
     assert not leans_back("A proofing cabinet keeps dough warm.")
     assert not leans_back("With the oven hot, we can now bake the loaves like this:")
 
@@ -405,3 +408,30 @@ def test_a_section_named_in_words_is_not_headed_by_its_name():
     assert "Out-of-date" not in said
     said = answer("Why does the mixer not start?", [text], ["Starting the mixer"])
     assert "**Starting the mixer**" not in said
+
+
+def test_a_code_block_brings_the_sentence_that_says_what_it_shows():
+    text = (
+        "Every tray gets a line in the oven's log. "
+        "Quiet mode leaves the good ones out.\n\n"
+        "```console\n$ ovenctl bake --quiet\ntray 3: burnt\n```\n\n"
+        "Logs are kept for a week."
+    )
+    said = answer("Show me a log of just the burnt trays", [text], ["Logs"])
+    assert "ovenctl bake --quiet" in said
+    assert "Quiet mode leaves the good ones out." in said
+
+
+def test_a_sentence_offering_another_way_brings_the_first_way():
+    text = (
+        "Loaves can come out pale in a cold kitchen. "
+        "One way to fix this is to proof them longer. "
+        "In order to do this you can set the cabinet timer:\n\n"
+        "```console\n$ ovenctl proof --minutes 90\n```\n\n"
+        "Another alternative to getting darker crusts in a cold kitchen is to bake them hotter. "
+        "Most ovens reach that in ten minutes."
+    )
+    said = answer("My crusts come out pale in a cold kitchen. What can I try?", [text])
+    assert "bake them hotter" in said
+    assert "ovenctl proof --minutes 90" in said
+    assert "proof them longer" in said
