@@ -73,7 +73,11 @@ ADVICE = re.compile(
 )
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`*\"'(\[])")
+SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=[A-Z0-9`*\"'(\[])"
+)
+"""Where a sentence ends: not after "e.g.", "i.e.", "vs." or "cf." (the example after "e.g."
+belongs to its sentence)."""
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 SENTENCE_ENDS = ".?!:"
 FENCE = re.compile(r"^(`{3,}|~{3,})")

@@ -96,6 +96,18 @@ def test_a_question_the_sources_answer_gets_no_hedge():
     assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
 
 
+def test_an_example_after_e_g_stays_in_its_sentence():
+    units = parse_units(
+        "Scrub the crumbs first, e.g. `ovenctl scrub --all`, or by hand. "
+        "Rye i.e. Secale is slower. Then bake."
+    )
+    assert [u.text for u in units] == [
+        "Scrub the crumbs first, e.g. `ovenctl scrub --all`, or by hand.",
+        "Rye i.e. Secale is slower.",
+        "Then bake.",
+    ]
+
+
 def test_a_quoted_paragraph_is_read_as_sentences_without_its_quote_markers():
     units = parse_units(
         "> Formatting debates cost teams hours.\n> A formatter ends them.\n\n"
