@@ -3,7 +3,8 @@
 A question is off-book when it names something the book never mentions (a product, robot or
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
 "Roomba" or "MoveIt", or a capitalised word the book writes only in lower case, such as "Go"
-in docs that use "go" as a verb; the names of the reader's own code do not count); when it
+in docs that use "go" as a verb, or a file type such as ".scss"; the names of the reader's own
+code do not count); when it
 names something the book mentions only in passing and none of the chunks an answer would be
 built from mention it (another library's feature, asked of docs that name that library once
 in a comparison), or, asked how to use it, none is about it and about what is asked;
@@ -39,6 +40,10 @@ POSSESSIVE = re.compile(
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
 PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 """A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
+ABBREVIATIONS = frozenset(("e.g", "i.e"))
+"""Written like identifiers, named nothing."""
+FILE_TYPE = re.compile(r"(?<![\w.])\.[A-Za-z][A-Za-z0-9]{0,9}\b")
+"""A file type by its extension, as a question writes it: `.scss`, `*.vue`."""
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
 READERS_OWN = re.compile(
@@ -68,7 +73,7 @@ def question_names(question: str) -> list[str]:
     and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
     are the reader's examples or a message they saw ("named like 'counterIncremented'"), and
     the names of the reader's own code ("my PostsFeed component", "an apiBaseUrl key") are
-    theirs: neither is something they ask the book about. Nor is "OK" or "FYI".
+    theirs: neither is something they ask the book about. Nor is "OK", "FYI" or "e.g.".
     """
     names = []
     for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
@@ -78,22 +83,25 @@ def question_names(question: str) -> list[str]:
             or re.search(r"[A-Za-z][_.][A-Za-z]", word)
         )
         capitalised = word[0].isupper() and not opens_sentence
-        if (named or capitalised) and terms(word) and word.lower() not in CHAT_WORDS:
+        ordinary = word.lower() in CHAT_WORDS or word.lower() in ABBREVIATIONS
+        if (named or capitalised) and terms(word) and not ordinary:
             names.append(word)
     return names
 
 
 def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """Names in the question that the book never uses, or never uses as a name.
+    """Names in the question that the book never uses, or never uses as a name, and file
+    types it never writes (".scss", asked of docs that never mention Sass).
 
     A plain capitalised word ("Go" in "gofmt's rules for Go code") whose terms the book writes
     only in lower case ("go ahead and run…") names something the book never names. Words of
     other shapes (all-caps, CamelCase, identifiers) are judged by their terms alone: readers
     and books spell "DOF", "DoF" and "dof" alike.
     """
+    file_types = FILE_TYPE.findall(QUOTED.sub(" ", question))
     return [
         name
-        for name in question_names(question)
+        for name in [*file_types, *question_names(question)]
         if not all(vocabulary.knows(t) for t in terms(name))
         or (PLAIN_CAPITALISED.fullmatch(name) and not vocabulary.names(terms(name)))
     ]

@@ -53,6 +53,16 @@ def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
     assert unknown_names("Which is better, Roomba or Windows?", vocabulary) == ["Roomba"]
 
 
+def test_a_file_type_the_book_never_writes_is_off_book():
+    vocabulary = Vocabulary({t: 4 for t in terms("compile files css json plugin copy")}, 100)
+    question = "Can it compile my .scss files to CSS, and which plugin do I add?"
+    assert unknown_names(question, vocabulary) == [".scss"]
+    # a file type the book writes is asked about like any word, wherever it stands
+    assert unknown_names("My .json and .css files are not copied. Why?", vocabulary) == []
+    # "e.g." and a version are no file types
+    assert unknown_names("Which plugin, e.g. for css, in v1.2?", vocabulary) == []
+
+
 def test_a_capitalised_word_the_book_writes_only_in_lower_case_names_something_else():
     book = "Go ahead and run the formatter. The Topics page: code style rules.\n# Style Rules"
     vocabulary = Vocabulary(
