@@ -14,6 +14,7 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
         "what you'll learn",
         "outcomes",
         "learning goals",
+        "topics covered",
     ),
     "prerequisites": ("prerequisite", "before you begin"),
     "key takeaways": (

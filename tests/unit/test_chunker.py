@@ -159,6 +159,7 @@ def test_section_types_are_classified(settings):
         "# T\n\n## Learning Objectives\n\n- Learn topics\n\n"
         f"## Examples\n\n{code}\n\nand\n\n{code}\n\n## Concepts\n\n{paragraph(80)}\n"
         "\n## What You\u2019ve Learned\n\n- Topics decouple nodes.\n"
+        "\n## Topics Covered\n\n- Publishers\n- Subscribers\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -169,6 +170,7 @@ def test_section_types_are_classified(settings):
         "Examples": "code_heavy",
         "Concepts": "instructional",
         "What You\u2019ve Learned": "structural",  # a tutorial's recap, any apostrophe
+        "Topics Covered": "structural",  # a chapter's list of what its lessons teach
     }
 
 
