@@ -37,7 +37,7 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
         "key terms",
         "glossary",
     ),
-    "references": ("further reading", "references", "resources"),
+    "references": ("further reading", "further information", "see also", "references", "resources"),
 }
 """Each kind of structural section, and the phrases that title it."""
 

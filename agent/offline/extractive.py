@@ -15,9 +15,10 @@ gets its section's list (of a long nested one, the top-level points), a request 
 gets the best code block whole, a how-to question answered in prose gets the short
 command that follows the explanation, and a question that asks why gets a sentence that
 gives a reason. The source whose heading names the question (or each of its parts) speaks.
-A unit the author set in bold counts more: it states a key point. A source whose section is
-named after a code name (an option, a flag, an API) opens with that name, which the chunk's
-text leaves out.
+A unit the author set in bold counts more: it states a key point. A list under a "See also" or
+"Further information" heading is links to elsewhere, not an answer, and is never chosen. A
+source whose section is named after a code name (an option, a flag, an API) opens with that
+name, which the chunk's text leaves out.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
 what the reader should have done before starting, the answer says the book assumes that step
@@ -53,6 +54,7 @@ from agent.offline.text import (
     terms,
     topic_terms,
 )
+from core.structure import titles_section
 
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
@@ -143,10 +145,12 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
     for document, units in enumerate(parsed):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
         heading = terms(headings[document]) if document < len(headings) else frozenset()
+        links_only = False
         for position, unit in enumerate(units):
             if is_heading(unit.text):
                 heading = terms(heading_text(unit.text))
-            coverage = _coverage(weights, terms(unit.text), heading)
+                links_only = titles_section("references", heading_text(unit.text))
+            coverage = 0.0 if links_only else _coverage(weights, terms(unit.text), heading)
             if emphasised(unit.text):
                 coverage = min(1.0, coverage * EMPHASIS_CREDIT)
             score = coverage * prior + 0.05 / (1 + position)

@@ -447,3 +447,15 @@ def test_a_sentence_offering_another_way_brings_the_first_way():
     assert "bake them hotter" in said
     assert "ovenctl proof --minutes 90" in said
     assert "proof them longer" in said
+
+
+def test_a_list_of_links_under_see_also_is_not_quoted_as_an_answer():
+    text = (
+        "Dough rises faster in a warm kitchen. Keep it near the oven while it proofs.\n\n"
+        "#### See also\n\n"
+        "- Forum: Why does my dough rise faster in a warm kitchen?\n"
+        "- Blog: Warm kitchen proofing tricks"
+    )
+    said = answer("Why does dough rise faster in a warm kitchen?", [text], ["Proofing"])
+    assert "near the oven" in said or "rises faster" in said
+    assert "Forum:" not in said and "See also" not in said
