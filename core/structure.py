@@ -7,6 +7,8 @@ case-insensitively and whichever apostrophe it uses. Words that also title conte
 ("requirements", "goal") are left out: a "Hardware Requirements" section is instructional.
 """
 
+import re
+
 STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
     "learning objectives": (
         "objective",
@@ -51,3 +53,13 @@ def titles_section(kind: str, heading: str) -> bool:
 def is_structural(heading: str) -> bool:
     """Whether `heading` titles any structural section."""
     return any(titles_section(kind, heading) for kind in STRUCTURAL_SECTIONS)
+
+
+REVIEW_PAGE = re.compile(r"\b(quiz|quizzes|exam|exams)\b", re.IGNORECASE)
+"""A page titled so ("Week 1 Quiz: Foundations") is questions for the reader: every section of
+it reviews what other pages teach."""
+
+
+def is_review_page(title: str) -> bool:
+    """Whether a page's title names a quiz or an exam."""
+    return bool(REVIEW_PAGE.search(title))

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.settings import Settings
-from core.structure import is_structural
+from core.structure import is_review_page, is_structural
 from ingest.documents import Document
 from ingest.sections import Block, Section, parse_sections
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 8
+CHUNKER_VERSION = 9
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 HEADER_SEPARATOR = " › "
@@ -89,7 +89,7 @@ def chunk_document(doc: Document, settings: Settings) -> list[Chunk]:
             "heading": piece.section.heading,
             "anchor": piece.section.anchor,
             "section_headings": piece.section_headings,
-            "section_type": _section_type(piece.section.heading, piece.blocks),
+            "section_type": _section_type(doc.title, piece.section.heading, piece.blocks),
             "chunk_index": index,
             "total_chunks": len(pieces),
             "prev_chunk_id": ids[index - 1] if index > 0 else None,
@@ -221,9 +221,10 @@ def _split_oversized_prose(block: Block, settings: Settings) -> list[Block]:
     return parts
 
 
-def _section_type(heading: str, blocks: list[Block]) -> str:
-    """structural (objectives, takeaways, ...), code_heavy, or instructional."""
-    if is_structural(heading):
+def _section_type(title: str, heading: str, blocks: list[Block]) -> str:
+    """structural (objectives, takeaways, ..., any section of a quiz), code_heavy, or
+    instructional."""
+    if is_structural(heading) or is_review_page(title):
         return "structural"
     code = [block for block in blocks if block.kind == "code"]
     total = sum(block.tokens for block in blocks) or 1

@@ -1,6 +1,7 @@
 """Chunker behaviour on small hand-made pages."""
 
 import uuid
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -172,6 +173,14 @@ def test_section_types_are_classified(settings):
         "What You\u2019ve Learned": "structural",  # a tutorial's recap, any apostrophe
         "Topics Covered": "structural",  # a chapter's list of what its lessons teach
     }
+
+
+def test_every_section_of_a_quiz_page_is_structural_and_a_page_on_tests_is_not(settings):
+    body = f"# T\n\n## Question 1\n\n{paragraph(40)}\n\n## Question 2\n\n{paragraph(40)}\n"
+    quiz = replace(make_doc(body), title="Week 2 Quiz: Topics and Services")
+    assert {c.payload["section_type"] for c in chunk_document(quiz, settings)} == {"structural"}
+    tests = replace(make_doc(body), title="Writing Tests")
+    assert {c.payload["section_type"] for c in chunk_document(tests, settings)} == {"instructional"}
 
 
 def test_embedded_text_has_contextual_header_and_short_sections_get_lesson_context(settings):
