@@ -29,6 +29,8 @@ STRUCTURAL_INTENTS = {
     "learning objectives": re.compile(
         r"\bobjectives?\b|\blearning (goals|outcomes)\b|\bgoals of (the|this)\b"
         r"|\bbe able to do\b|\bwill i learn\b|\blearn in (the|this)\b"
+        r"|\b(what|which) topics (does|do|are|will)\b[^?]*\bcover"
+        r"|\bwhat (does|will) (the|this|that) \w+ cover\b"
     ),
     "prerequisites": re.compile(
         r"\bprerequisites?\b|\bneed (to know )?before\b|\bbefore (starting|i start|beginning)\b"

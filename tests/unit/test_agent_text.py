@@ -86,6 +86,11 @@ def test_intents_are_recognised():
     assert structural_intent("What do I need before starting the lab?") == "prerequisites"
     assert structural_intent("Summarise the walking lesson.") == "key takeaways"
     assert structural_intent("What should I take away from the voice lesson?") == "key takeaways"
+    # a chapter's "Topics Covered" list is among its objectives
+    assert structural_intent("What topics does the walking chapter cover?") == (
+        "learning objectives"
+    )
+    assert structural_intent("What does this module cover?") == "learning objectives"
 
 
 @pytest.mark.parametrize(
@@ -97,6 +102,8 @@ def test_intents_are_recognised():
         "What happens after this message is published?",
         "How does the planner reach its goals?",
         "How do I take away power from the motors?",
+        "Which topics does the camera node publish?",
+        "Does the book cover MoveIt?",
     ],
 )
 def test_words_that_also_ask_about_the_topic_are_not_structural_intents(question):
