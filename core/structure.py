@@ -32,6 +32,9 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
     "review": (
         "check your understanding",
         "review questions",
+        "assessment questions",
+        "multiple choice",
+        "short answer",
         "self-assessment",
         "exercise",
         "quiz",

@@ -161,6 +161,7 @@ def test_section_types_are_classified(settings):
         f"## Examples\n\n{code}\n\nand\n\n{code}\n\n## Concepts\n\n{paragraph(80)}\n"
         "\n## What You\u2019ve Learned\n\n- Topics decouple nodes.\n"
         "\n## Topics Covered\n\n- Publishers\n- Subscribers\n"
+        "\n## Short Answer Questions\n\n1. What does a publisher do?\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -172,6 +173,7 @@ def test_section_types_are_classified(settings):
         "Concepts": "instructional",
         "What You\u2019ve Learned": "structural",  # a tutorial's recap, any apostrophe
         "Topics Covered": "structural",  # a chapter's list of what its lessons teach
+        "Short Answer Questions": "structural",  # a quiz inside a lesson
     }
 
 
