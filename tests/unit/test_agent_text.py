@@ -65,6 +65,17 @@ def test_follow_up_gets_the_previous_topic_and_standalone_questions_stay():
     assert condense_rules("Why?", []) == "Why?"
 
 
+def test_a_question_about_the_course_gives_a_follow_up_no_topic():
+    # "What does this lesson cover?" asks about the page the reader is on, not a topic
+    history = [HumanMessage("What does this lesson cover?"), AIMessage("- Launch files")]
+    question = "How do I pass a parameter to a node when I launch it?"
+    assert condense_rules(question, history) == question
+    history = [HumanMessage("What does this lesson say about QoS depth?")]
+    assert condense_rules("What does it default to?", history) == (
+        "What does it default to? (QoS depth)"
+    )
+
+
 def test_named_things_the_book_never_mentions_are_flagged():
     vocabulary = Vocabulary({t: 3 for t in terms("ROS DDS Gazebo robot stairs climb")}, 100)
     assert unknown_names("How does the Roomba climb stairs?", vocabulary) == ["Roomba"]
