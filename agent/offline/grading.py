@@ -4,13 +4,12 @@ A question is off-book when it names something the book never mentions (a produc
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
 "Roomba" or "MoveIt", or a capitalised word the book writes only in lower case, such as "Go"
 in docs that use "go" as a verb, or a file type such as ".scss"; the names of the reader's own
-code do not count); when it
-names something the book mentions only in passing and none of the chunks an answer would be
-built from mention it (another library's feature, asked of docs that name that library once
-in a comparison), or, asked how to use it, none is about it and about what is asked;
-when it asks about another thing's feature ("Yarn's zero-installs") and no such chunk names
-the two together, or names a command-line flag that no such chunk spells out; or when most
-of its topic weight sits on words the book never uses (a question about risotto). Plain
+code do not count); when it names something the book mentions only in passing and none of the
+chunks an answer would be built from mention it (another library's feature, asked of docs that
+name that library once in a comparison), or, asked how to use it, none is about it and about
+what is asked; when it asks about another thing's feature ("Yarn's zero-installs") and no such
+chunk names the two together, or names a command-line flag that no such chunk spells out; or
+when most of its topic weight sits on words the book never uses (a question about risotto). Plain
 unknown words alone do not decide it: readers paraphrase ("drawbacks" for the book's
 "limitations"). Otherwise a chunk is kept when its embedding is close enough to the question
 and it covers some of the question's topic terms. The thresholds were calibrated on in-scope
