@@ -36,6 +36,7 @@ from agent.offline.text import (
     Unit,
     answer_terms,
     asks_advice,
+    asks_amount,
     asks_for_code,
     asks_how_to,
     asks_why,
@@ -50,6 +51,7 @@ from agent.offline.text import (
     is_list_item,
     names_code,
     parse_units,
+    states_amount,
     structural_intent,
     terms,
     topic_terms,
@@ -183,6 +185,8 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
             chosen += _stated(chosen, excerpts, gives_reason)
         if asks_advice(question):
             chosen += _stated(chosen, excerpts, gives_advice)
+        if asks_amount(question):
+            chosen += _stated(chosen, excerpts, states_amount)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -326,8 +330,9 @@ def _stated(
     """The best source's most relevant sentence that `states` what the question asks for,
     when what was chosen from it states none: for a question that asks why, a reason
     ("…incurs a small upfront cost, so it's not enabled by default"); for one that asks what
-    to do, advice ("the intended pattern is to have only a single store"). Such a sentence
-    often shares only one word with the question."""
+    to do, advice ("the intended pattern is to have only a single store"); for one that asks
+    how long or how many, an amount with its unit ("…removed from the cache after 60
+    seconds"). Such a sentence often shares only one word with the question."""
     first = _best_source(chosen)
     if any(states(e.text) for e in chosen if e.document == first):
         return []

@@ -73,6 +73,21 @@ ADVICE = re.compile(
     r"|\bdo not\b|\bdon't\b|\bnever\b|\bgood idea\b|\bbad idea\b",
     re.I,
 )
+AMOUNT_ASKED = re.compile(
+    r"\bhow (?:long|many|much|often|big|large|small|far|fast|soon|old|frequently)\b", re.I
+)
+NUMBER = (
+    r"(?:\d+(?:[.,]\d+)*|an?|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|thirty"
+    r"|sixty|a few|several|hundreds? of|thousands? of)"
+)
+UNIT = (
+    r"(?:%|percent|ms|milli(?:second)?s?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?"
+    r"|months?|years?|[kmgt]i?b|bytes?|kilobytes?|megabytes?|gigabytes?|characters?|chars"
+    r"|lines?|columns?|times|px|pixels?|hz|khz|fps|frames?|steps?|retries|attempts|requests?"
+    r"|workers?|threads?|cores?|processes|degrees?|meters?|metres?|m/s|cm|mm|km|kg|grams?"
+    r"|volts?|watts?|amps?|nm|rpm)"
+)
+AMOUNT = re.compile(rf"(?<![\w.`/#-]){NUMBER}[\s-]?{UNIT}(?!\w)|\btwice\b|\bevery {NUMBER}\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(
@@ -184,6 +199,18 @@ def asks_advice(question: str) -> bool:
 def gives_advice(sentence: str) -> bool:
     """Whether a sentence says what to do ("the intended pattern is…", "we recommend…")."""
     return bool(ADVICE.search(sentence))
+
+
+def asks_amount(question: str) -> bool:
+    """Whether the question asks for an amount ("how long…", "how many…", "how often…")."""
+    return bool(AMOUNT_ASKED.search(asking_sentences(question)))
+
+
+def states_amount(sentence: str) -> bool:
+    """Whether a sentence states an amount with its unit outside its code ("…after 60
+    seconds", "10 ms", "twice"): a bare number is as often a version, a count of nothing or an
+    index."""
+    return bool(AMOUNT.search(re.sub(r"`[^`]*`", " ", sentence)))
 
 
 def emphasised(unit: str) -> bool:

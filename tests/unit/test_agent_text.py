@@ -21,6 +21,7 @@ from agent.offline.grading import (
 )
 from agent.offline.text import (
     asks_advice,
+    asks_amount,
     asks_for_code,
     asks_why,
     emphasised,
@@ -28,6 +29,7 @@ from agent.offline.text import (
     gives_reason,
     is_heading,
     split_units,
+    states_amount,
     structural_intent,
     terms,
     topic_terms,
@@ -133,6 +135,17 @@ def test_a_request_for_code_is_read_from_the_sentences_that_ask():
     assert not asks_for_code(f"{scene} How do I keep both?")
     assert asks_for_code(f"{scene} Show me the right invocation.")
     assert asks_for_code("I'm new here. Which command starts the oven? (bakery)")
+
+
+def test_amounts_asked_for_and_stated():
+    assert asks_amount("Once the oven is off, how long does the bread stay warm?")
+    assert asks_amount("How many loaves fit on one shelf?")
+    assert not asks_amount("How do I keep the bread warm for long?")
+    assert states_amount("Unused dough is thrown away after 40 minutes.")
+    assert states_amount("The shelf holds 12 loaves and turns twice a day.")
+    assert states_amount("Each crate weighs 2 kg.") and states_amount("It is 100% rye.")
+    assert not states_amount("When the count goes down to 0, a timer starts.")
+    assert not states_amount("Since Oven 18, set `timeout: 40` in `oven.toml`.")
 
 
 def test_reasons_asked_for_and_given():

@@ -330,6 +330,22 @@ def test_a_question_that_asks_what_to_do_gets_the_sentence_that_advises():
     assert "We recommend proofing each rye loaf in a room of its own" in said
 
 
+def test_a_question_that_asks_how_long_gets_the_sentence_that_states_the_time():
+    text = (
+        "**The shelf keeps proofed dough covered while it waits to be shaped.** "
+        "The shelf keeps a count of the dough waiting on it. "
+        "When the count of waiting dough goes down to 0, the shelf starts a timer. "
+        "**If the timer runs out before the dough is shaped, the shelf drops the dough.** "
+        "Bakers often shape dough just as the shelf's timer is about to run out. "
+        "Dough that is dropped goes to the compost bin. "
+        "By default, that happens after 40 minutes, set by `doughLifetime`."
+    )
+    said = answer(
+        "How long does the shelf keep waiting dough before dropping it?", [text], ["Dough"]
+    )
+    assert "after 40 minutes" in said
+
+
 def test_a_sentence_the_author_set_in_bold_is_preferred_to_a_passing_one():
     text = (
         "Every starter is fed at noon with flour and water. "
