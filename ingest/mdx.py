@@ -184,7 +184,12 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         if admonition:
             title = (admonition.group("bracket") or admonition.group("title") or "").strip()
             label = admonition.group("kind").capitalize()
-            out.extend([f"{label}: {_as_sentence(title)}", ""] if title else [f"{label}:"])
+            if title:
+                out.extend([f"{label}: {_as_sentence(title)}", ""])
+            else:  # the label leads the admonition's first paragraph ("Info: This function…")
+                out.append(f"{label}:")
+                while index + 1 < len(lines) and not lines[index + 1].strip():
+                    index += 1
             index += 1
             continue
         if ADMONITION_CLOSE.match(line) or SPACING_LINE.match(line):

@@ -26,6 +26,7 @@ and quotes only that section.
 """
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -58,6 +59,7 @@ from agent.offline.text import (
 )
 from core.structure import titles_section
 
+CODE_FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n]*")
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
@@ -192,13 +194,19 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
         if is_block(excerpt.text):
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
-        unique.setdefault(excerpt.text, excerpt)  # split sections overlap: say things once
+        unique.setdefault(_said(excerpt.text), excerpt)  # split sections overlap: say once
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
     if structural or not _only_touched(excerpts):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _said(unit: str) -> str:
+    """What a unit says: a code block without its fence's language, since docs show the same
+    code once per language tab (`js` and `ts` alike) and an answer should show it once."""
+    return CODE_FENCE_INFO.sub(r"\1", unit) if is_code(unit) else unit
 
 
 def _parsed(text: str, heading: str) -> list[Unit]:

@@ -242,6 +242,12 @@ def test_admonitions_become_labelled_text():
     assert clean_mdx(":::info\nBody\n:::").startswith("Info:\nBody")
 
 
+def test_an_untitled_admonition_label_leads_its_first_paragraph():
+    cleaned = clean_mdx("Before.\n\n:::info\n\nNot available in legacy mode.\n\n:::\n\nAfter.")
+    assert "Info:\nNot available in legacy mode." in cleaned
+    assert clean_mdx(":::warning\n\n```js\nx()\n```\n:::").startswith("Warning:\n```js")
+
+
 def test_imported_partial_is_expanded_in_place():
     body = "import Warn from './_warn.mdx';\n\nBefore.\n\n<Warn />\n\nAfter."
     cleaned = clean_mdx(body, lambda path: "Partial text." if path == "./_warn.mdx" else None)

@@ -475,3 +475,20 @@ def test_a_list_of_links_under_see_also_is_not_quoted_as_an_answer():
     said = answer("Why does dough rise faster in a warm kitchen?", [text], ["Proofing"])
     assert "near the oven" in said or "rises faster" in said
     assert "Forum:" not in said and "See also" not in said
+
+
+def test_the_same_code_shown_in_two_language_tabs_is_quoted_once():
+    block = (
+        "/**\n * @oven-mode steam\n */\n\n"
+        "test('bake rye with steam in this file', () => {\n"
+        "  expect(bake('rye')).toBeMoist();\n});\n"
+    )
+    text = (
+        "Loaves bake in the dry oven by default. If you are baking rye, you can use the steam "
+        "oven through a mode comment instead.\n\n"
+        f"```js\n{block}```\n\n```ts\n{block}```\n\n"
+        "Each file bakes in an oven of its own."
+    )
+    question = "One of my test files needs the steam oven for rye. How do I set that per file?"
+    said = answer(question, [text], ["Oven modes"])
+    assert said.count("@oven-mode steam") == 1
