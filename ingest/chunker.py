@@ -27,9 +27,12 @@ from ingest.sections import Block, Section, parse_sections
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 11
+CHUNKER_VERSION = 12
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+LIST_ITEM_START = re.compile(r"\n(?=(?:[-*+]|\d{1,9}[.)])[ \t])")
+"""Where a list's next top-level item starts (nested items and continuation lines are
+indented)."""
 HEADER_SEPARATOR = " › "
 
 
@@ -186,39 +189,53 @@ def _overlap(previous: list[Block], upcoming: Block, settings: Settings) -> list
         if used + block.tokens <= room:
             tail.insert(0, block)
             continue
-        sentences = _last_sentences(block.text, room - used)
-        if sentences:
-            tail.insert(0, Block(sentences, block.kind, count_tokens(sentences)))
+        last = _last_parts(block, room - used)
+        if last:
+            tail.insert(0, Block(last, block.kind, count_tokens(last)))
         break
     return tail
 
 
-def _last_sentences(text: str, budget: int) -> str:
+def _last_parts(block: Block, budget: int) -> str:
+    """The block's last sentences (or list items) that fit in `budget` tokens."""
+    parts, joiner = _parts(block)
     kept: list[str] = []
-    for sentence in reversed(SENTENCE_END.split(text)):
-        if count_tokens(" ".join([sentence, *kept])) > budget:
+    for part in reversed(parts):
+        if count_tokens(joiner.join([part, *kept])) > budget:
             break
-        kept.insert(0, sentence)
-    return " ".join(kept)
+        kept.insert(0, part)
+    return joiner.join(kept)
+
+
+def _parts(block: Block) -> tuple[list[str], str]:
+    """A prose block's parts and how they join: a list's items (each with its continuation and
+    nested lines) on lines of their own, a paragraph's sentences with spaces."""
+    items = LIST_ITEM_START.split(block.text) if block.kind == "list" else []
+    return (items, "\n") if len(items) > 1 else (SENTENCE_END.split(block.text), " ")
 
 
 def _split_oversized_prose(block: Block, settings: Settings) -> list[Block]:
-    """Cut a paragraph or list over the hard cap at sentence ends; code and tables stay whole."""
+    """Cut a paragraph over the hard cap at sentence ends and a list between its items; code and
+    tables stay whole."""
     if block.tokens <= settings.chunk_max_tokens or block.kind in ("code", "table"):
         return [block]
-    parts: list[Block] = []
+    parts, joiner = _parts(block)
+    return _packed(parts, joiner, block.kind, settings)
+
+
+def _packed(parts: list[str], joiner: str, kind: str, settings: Settings) -> list[Block]:
+    """`parts` joined into blocks of at most the split size (a longer part stays whole)."""
+    blocks: list[Block] = []
     current: list[str] = []
-    for sentence in SENTENCE_END.split(block.text):
-        candidate = " ".join([*current, sentence])
-        if current and count_tokens(candidate) > settings.chunk_split_tokens:
-            text = " ".join(current)
-            parts.append(Block(text, block.kind, count_tokens(text)))
-            current = [sentence]
-        else:
-            current.append(sentence)
-    text = " ".join(current)
-    parts.append(Block(text, block.kind, count_tokens(text)))
-    return parts
+    for part in parts:
+        if current and count_tokens(joiner.join([*current, part])) > settings.chunk_split_tokens:
+            text = joiner.join(current)
+            blocks.append(Block(text, kind, count_tokens(text)))
+            current = []
+        current.append(part)
+    text = joiner.join(current)
+    blocks.append(Block(text, kind, count_tokens(text)))
+    return blocks
 
 
 def _section_type(title: str, heading: str, blocks: list[Block]) -> str:

@@ -1,5 +1,6 @@
 """Chunker behaviour on small hand-made pages."""
 
+import re
 import uuid
 from dataclasses import replace
 from itertools import pairwise
@@ -142,6 +143,24 @@ def test_code_block_is_never_split_and_oversized_block_is_flagged(settings):
     code_chunk = with_code[0]
     assert code_chunk.payload["text"].count("```") == 2
     assert code_chunk.payload["oversized"] is (count_tokens(code_lines) > settings.chunk_max_tokens)
+
+
+def test_a_list_over_the_cap_is_cut_between_its_items(settings):
+    items = "\n\n".join(
+        f"- **option{i}**: By default it is off. Setting it to `true`\n  turns on "
+        f"{paragraph(30, 'w')}."
+        for i in range(40)
+    )
+    chunks = chunk_document(make_doc(f"# T\n\n## Options\n\n{items}\n"), settings)
+    holders = [c.payload["text"] for c in chunks if "**option" in c.payload["text"]]
+    assert len(holders) > 1
+    for text in holders:
+        assert ". - **option" not in text  # no item run into the one before it
+        starts = [line for line in text.splitlines() if line.startswith("- **option")]
+        assert len(starts) == text.count("**option")  # every item opens its own line
+    assert {f"- **option{i}**" for i in range(40)} <= {
+        line for text in holders for line in re.findall(r"^- \*\*option\d+\*\*", text, re.M)
+    }
 
 
 def test_table_stays_whole(settings):
