@@ -42,7 +42,14 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
         "key terms",
         "glossary",
     ),
-    "references": ("further reading", "further information", "see also", "references", "resources"),
+    "references": (
+        "further reading",
+        "further information",
+        "see also",
+        "references",
+        "resources",
+        "table of contents",
+    ),
 }
 """Each kind of structural section, and the phrases that title it."""
 

@@ -148,8 +148,9 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
     excerpts = []
     for document, units in enumerate(parsed):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
-        heading = terms(headings[document]) if document < len(headings) else frozenset()
-        links_only = False
+        own = headings[document] if document < len(headings) else ""
+        heading = terms(own)
+        links_only = titles_section("references", own)  # a "See also" or contents section
         for position, unit in enumerate(units):
             if is_heading(unit.text):
                 heading = terms(heading_text(unit.text))

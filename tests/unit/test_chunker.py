@@ -181,6 +181,7 @@ def test_section_types_are_classified(settings):
         "\n## What You\u2019ve Learned\n\n- Topics decouple nodes.\n"
         "\n## Topics Covered\n\n- Publishers\n- Subscribers\n"
         "\n## Short Answer Questions\n\n1. What does a publisher do?\n"
+        "\n## Table of Contents\n\n- [What is a topic?](#what-is-a-topic)\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -193,6 +194,7 @@ def test_section_types_are_classified(settings):
         "What You\u2019ve Learned": "structural",  # a tutorial's recap, any apostrophe
         "Topics Covered": "structural",  # a chapter's list of what its lessons teach
         "Short Answer Questions": "structural",  # a quiz inside a lesson
+        "Table of Contents": "structural",  # links to the page's own sections
     }
 
 

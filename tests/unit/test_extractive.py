@@ -477,6 +477,18 @@ def test_a_list_of_links_under_see_also_is_not_quoted_as_an_answer():
     assert "Forum:" not in said and "See also" not in said
 
 
+def test_a_source_that_is_a_table_of_contents_is_not_quoted():
+    faq = "Proofing in a cold kitchen takes longer. Keep the dough near the oven while it rises."
+    contents = (
+        "- [Why does dough rise faster in a warm kitchen?](faq.md#warm-kitchen)\n"
+        "- [How long should dough rise in a cold kitchen?](faq.md#cold-kitchen)"
+    )
+    question = "How long should dough rise in a cold kitchen?"
+    said = answer(question, [faq, contents], ["Cold kitchens", "Table of Contents"])
+    assert "near the oven" in said or "takes longer" in said
+    assert "faq.md#" not in said
+
+
 def test_the_same_code_shown_in_two_language_tabs_is_quoted_once():
     block = (
         "/**\n * @oven-mode steam\n */\n\n"
