@@ -3,10 +3,11 @@
 A question is off-book when it names something the book never mentions (a product, robot or
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
 "Roomba" or "MoveIt", or a capitalised word the book writes only in lower case, such as "Go"
-in docs that use "go" as a verb, or a file type such as ".scss"; the names of the reader's own
-code do not count); when it names something the book mentions only in passing and none of the
-chunks an answer would be built from mention it (another library's feature, asked of docs that
-name that library once in a comparison), or, asked how to use it, none is about it and about
+in docs that use "go" as a verb, a file type such as ".scss", or another command of a tool the
+book only shows as code, such as "deno fmt"; the names of the reader's own code do not count);
+when it names something the book mentions only in passing and none of the chunks an answer
+would be built from mention it (another library's feature, asked of docs that name that
+library once in a comparison), or, asked how to use it, none is about it and about
 what is asked; when it asks about another thing's feature ("Yarn's zero-installs") and no such
 chunk names the two together, or names a command-line flag that no such chunk spells out; or
 when most of its topic weight sits on words the book never uses (a question about risotto). Plain
@@ -18,6 +19,7 @@ and out-of-scope questions; the graph's context inherits them.
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from agent.offline.condense import appended_topic
 from agent.offline.text import (
@@ -103,6 +105,21 @@ def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
         for name in [*file_types, *question_names(question)]
         if not all(vocabulary.knows(t) for t in terms(name))
         or (PLAIN_CAPITALISED.fullmatch(name) and not vocabulary.names(terms(name)))
+    ] + _unknown_subcommands(question, vocabulary)
+
+
+def _unknown_subcommands(question: str, vocabulary: Vocabulary) -> list[str]:
+    """A command the book shows only as code followed by a word the book never uses ("deno
+    fmt", where the docs show only `deno install` and `deno x`): another tool's command,
+    whatever case the reader writes it in."""
+    words = [word for word, _ in placed_words(QUOTED.sub(" ", question))]
+    return [
+        f"{command} {word}"
+        for command, word in pairwise(words)
+        if command.islower()
+        and vocabulary.is_command(terms(command))
+        and terms(word)
+        and not any(vocabulary.knows(t) for t in terms(word))
     ]
 
 

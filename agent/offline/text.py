@@ -140,6 +140,39 @@ def capitalised_terms(texts: Iterable[str]) -> frozenset[int]:
     return frozenset[int]().union(*(terms(word) for word in written))
 
 
+INLINE_CODE = re.compile(r"`([^`\n]*)`")
+PROMPT = re.compile(r"^\s*[$>]\s+")
+
+
+def command_terms(texts: Iterable[str]) -> frozenset[int]:
+    """Terms of the words `texts` show only as commands: each opens a line of a code block or a
+    code span (`deno install`, `npx prettier`) and is never written outside code."""
+    opening: set[str] = set()
+    prose: set[str] = set()
+    for text in texts:
+        fence: str | None = None
+        for line in text.splitlines():
+            opened = FENCE.match(line.strip())
+            if fence is None and opened:
+                fence = opened.group(1)[0]
+            elif fence is not None:
+                if opened and opened.group(1)[0] == fence:
+                    fence = None
+                else:
+                    opening.update(_first_word(PROMPT.sub("", line)))
+            else:
+                for span in INLINE_CODE.findall(line):
+                    opening.update(_first_word(span))
+                prose.update(m.group().lower() for m in WORD.finditer(INLINE_CODE.sub(" ", line)))
+    only_code = frozenset[int]().union(*(terms(word) for word in opening))
+    return only_code - frozenset[int]().union(*(terms(word) for word in prose))
+
+
+def _first_word(code: str) -> list[str]:
+    match = WORD.match(code.strip())
+    return [match.group().lower()] if match else []
+
+
 @lru_cache(maxsize=1)
 def framing_terms() -> frozenset[int]:
     """Term ids of the question-framing words and the words of chat."""

@@ -10,7 +10,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass
 
-from agent.offline.text import capitalised_terms
+from agent.offline.text import capitalised_terms, command_terms
 from core.store import BookIndex
 
 
@@ -23,6 +23,8 @@ class Vocabulary:
     capitalised: frozenset[int] | None = None
     """Terms the book writes capitalised where no sentence opens (None: not read, so every
     known term may name something)."""
+    commands: frozenset[int] = frozenset()
+    """Terms the book shows only as commands, opening a code line or span (`deno install`)."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -37,6 +39,11 @@ class Vocabulary:
         """Whether the book writes every term of `name` capitalised somewhere: uses it as a
         name, not only as a word."""
         return self.capitalised is None or name <= self.capitalised
+
+    def is_command(self, name: frozenset[int]) -> bool:
+        """Whether the book shows `name` only as a command (`deno x prettier`, never "Deno…"),
+        whatever case a reader writes it in."""
+        return bool(name) and name <= self.commands
 
     def coverage(self, wanted: frozenset[int], present: frozenset[int]) -> float:
         """IDF-weighted share of `wanted` terms found in `present` (1.0 when nothing is wanted)."""
@@ -63,6 +70,8 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             frequencies.update(set(point.terms))
             headings = " ".join(point.payload.get("heading_path", []))
             texts.append(f"{headings}\n{point.payload.get('text', '')}")
-        vocabulary = Vocabulary(dict(frequencies), count, capitalised_terms(texts))
+        vocabulary = Vocabulary(
+            dict(frequencies), count, capitalised_terms(texts), command_terms(texts)
+        )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -24,6 +24,7 @@ from agent.offline.text import (
     asks_amount,
     asks_for_code,
     asks_why,
+    command_terms,
     emphasised,
     gives_advice,
     gives_reason,
@@ -135,6 +136,14 @@ def test_a_request_for_code_is_read_from_the_sentences_that_ask():
     assert not asks_for_code(f"{scene} How do I keep both?")
     assert asks_for_code(f"{scene} Show me the right invocation.")
     assert asks_for_code("I'm new here. Which command starts the oven? (bakery)")
+
+
+def test_commands_are_words_that_open_code_and_are_never_prose():
+    book = (
+        "Run `deno x tool` or `npm run build`; npm also works in prose.\n\n"
+        "```sh\n$ bunx tool --check\n# check something\n```"
+    )
+    assert command_terms([book]) == terms("deno bunx")
 
 
 def test_amounts_asked_for_and_stated():

@@ -8,7 +8,7 @@ from agent.offline.grading import (
     unknown_share,
     unnamed_flags,
 )
-from agent.offline.text import capitalised_terms, terms
+from agent.offline.text import capitalised_terms, command_terms, terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -80,6 +80,23 @@ def test_a_capitalised_word_the_book_writes_only_in_lower_case_names_something_e
     # a vocabulary read without the text judges no word by its case
     unread = Vocabulary(vocabulary.document_frequency, 100)
     assert unknown_names("Which rules does gofmt enforce for Go code?", unread) == []
+
+
+def test_another_command_of_a_tool_the_book_only_shows_is_off_book():
+    book = (
+        "Install the formatter with your package manager:\n\n"
+        "```bash\n$ deno install --dev formatter\n```\n\n"
+        "Then run `deno x formatter --write .` to format something in the vendor folder."
+    )
+    words = "install formatter package manager deno dev run format something vendor folder"
+    vocabulary = Vocabulary(
+        {t: 5 for t in terms(words)}, 100, capitalised_terms([book]), command_terms([book])
+    )
+    question = "How do I make deno fmt skip my vendor folder?"
+    assert unknown_names(question, vocabulary) == ["deno fmt"]
+    # a command the book shows, and a word it writes in prose before an unknown one, are not
+    assert unknown_names("Can deno install pin a version?", vocabulary) == []
+    assert unknown_names("What if something breaks when I format?", vocabulary) == []
 
 
 def chunk(text: str) -> Candidate:
