@@ -91,8 +91,9 @@ def question_names(question: str) -> list[str]:
 
 
 def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """Names in the question that the book never uses, or never uses as a name, and file
-    types it never writes (".scss", asked of docs that never mention Sass).
+    """Names in the question that the book never uses, or never uses as a name, file types
+    it never writes (".scss", asked of docs that never mention Sass), and another tool's
+    commands (`_unknown_subcommands`).
 
     A plain capitalised word ("Go" in "gofmt's rules for Go code") whose terms the book writes
     only in lower case ("go ahead and run…") names something the book never names. Words of

@@ -1,8 +1,8 @@
 """The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors, and
-which terms it writes capitalised, read from the chunks' text.
+which terms it writes capitalised or shows only as commands, read from the chunks' text.
 
-Used to weigh question terms by rarity (IDF) and to notice terms the book never uses, or never
-uses as a name.
+Used to weigh question terms by rarity (IDF) and to notice terms the book never uses, never
+uses as a name, or only shows as a command.
 """
 
 import math
