@@ -134,8 +134,9 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     speak of the name itself (`discusses`: a catalogue that links to the thing says that it
     exists, not how to use it) and hold `HOW_TO_COVERAGE` of the rest of what is asked (a
     warning that names Terser does not say how to keep Terser's class names). A name only in
-    the scene a question sets ("My components use Preact… How do I stop that?") is the
-    reader's setting, and a mention answers for it.
+    the scene a question sets ("Updating the store from a setTimeout callback causes
+    glitches. How do I fix that?") is the reader's setting, not what they ask about: it needs
+    no chunk that names it.
     """
     rare = [
         name
@@ -145,12 +146,15 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     if not rare:  # most questions: the kept chunks need not be read
         return []
     asked = appended_topic(question)[0]
-    asking = asking_sentences(asked) if asks_how_to(asked) else ""
+    asking = asking_sentences(asked)
+    how_to = asking if asks_how_to(asked) else ""
     present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
     missing = []
     for name in rare:
         named = terms(name)
-        if named <= terms(asking):
+        if asking != asked.strip() and not named <= terms(asking):
+            continue  # only in the scene: the reader's setting, not what they ask about
+        if named <= terms(how_to):
             rest = topic_terms(asking) - named
             answered = any(
                 discusses(c["payload"], named)

@@ -121,6 +121,22 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
     assert passing_names(question, common, about_something_else) == []
 
 
+def test_a_name_only_in_the_scene_a_question_sets_is_the_readers_setting():
+    vocabulary = Vocabulary(
+        {
+            **{t: 40 for t in terms("store update callback render stale fix")},
+            **{t: 1 for t in terms("setTimeout")},
+        },
+        200,
+    )
+    kept = [chunk("Wrap the update in a batch so a stale child never renders.")]
+    scene = "Updating the store from a setTimeout callback renders a stale child. How do I fix it?"
+    assert passing_names(scene, vocabulary, kept) == []
+    # named where the question asks, it is what the question is about
+    asked = "Updating the store renders a stale child. Should I use setTimeout to fix it?"
+    assert passing_names(asked, vocabulary, kept) == ["setTimeout"]
+
+
 def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
     vocabulary = Vocabulary(
         {**{t: 40 for t in terms("store state app inspect")}, **{t: 1 for t in terms("Tron")}}, 200
