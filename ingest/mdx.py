@@ -7,7 +7,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
   own cleaned body (Docusaurus renders it there); other self-closing components vanish.
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
   label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
-  quoting it does not run it into the body's first sentence.
+  quoting it does not run it into the body's first sentence; an untitled one's label leads its
+  first paragraph (`Info: This function…`). GitHub's alerts (`> [!NOTE]`) get the same label.
 - A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
   becomes blank, so it makes no chunk of its own.
 - `\<` is text, not the start of a tag (MDX needs it for a literal `<`): an option's
@@ -31,6 +32,10 @@ EXPORT_START = re.compile(r"^export\s")
 ADMONITION_OPEN = re.compile(
     r"^\s*:{3,}(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*)$"
 )
+GITHUB_ALERT = re.compile(
+    r"^(?P<quote>\s*>\s*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.IGNORECASE
+)
+"""GitHub's alert syntax (`> [!NOTE]` opening a blockquote), which renderers show as a box."""
 ADMONITION_CLOSE = re.compile(r"^\s*:{3,}\s*$")
 SPACING_LINE = re.compile(r"^\s*((&nbsp;|&#160;|&#xa0;)\s*)+$", re.IGNORECASE)
 SELF_CLOSING = re.compile(r"(?<!\\)<(?P<name>[A-Z][\w.]*)\b[^<>]*?/>")
@@ -178,6 +183,11 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
             continue
         if ATX_HEADING.match(line):
             out.append(line)
+            index += 1
+            continue
+        alert = GITHUB_ALERT.match(line)
+        if alert:  # its label leads the quote's first line, as an admonition's does
+            out.append(f"{alert['quote']}{alert['kind'].capitalize()}:")
             index += 1
             continue
         admonition = ADMONITION_OPEN.match(line)

@@ -248,6 +248,12 @@ def test_an_untitled_admonition_label_leads_its_first_paragraph():
     assert clean_mdx(":::warning\n\n```js\nx()\n```\n:::").startswith("Warning:\n```js")
 
 
+def test_a_github_alert_becomes_a_labelled_quote():
+    cleaned = clean_mdx("Text.\n\n> [!IMPORTANT]\n> Install the extension first.\n\nAfter.")
+    assert "> Important:\n> Install the extension first." in cleaned
+    assert "[!" not in cleaned
+
+
 def test_imported_partial_is_expanded_in_place():
     body = "import Warn from './_warn.mdx';\n\nBefore.\n\n<Warn />\n\nAfter."
     cleaned = clean_mdx(body, lambda path: "Partial text." if path == "./_warn.mdx" else None)
