@@ -243,7 +243,7 @@ def states_amount(sentence: str) -> bool:
     """Whether a sentence states an amount with its unit outside its code ("…after 60
     seconds", "10 ms", "twice"): a bare number is as often a version, a count of nothing or an
     index."""
-    return bool(AMOUNT.search(re.sub(r"`[^`]*`", " ", sentence)))
+    return bool(AMOUNT.search(INLINE_CODE.sub(" ", sentence)))
 
 
 def emphasised(unit: str) -> bool:
