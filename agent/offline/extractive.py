@@ -15,10 +15,12 @@ gets its section's list (of a long nested one, the top-level points), a request 
 gets the best code block whole, a how-to question answered in prose gets the short
 command that follows the explanation, and a question that asks why gets a sentence that
 gives a reason. The source whose heading names the question (or each of its parts) speaks.
-A unit the author set in bold counts more: it states a key point. A list under a "See also" or
-"Further information" heading is links to elsewhere, not an answer, and is never chosen. A
-source whose section is named after a code name (an option, a flag, an API) opens with that
-name, which the chunk's text leaves out.
+A unit the author set in bold counts more: it states a key point. A list under a "See also",
+"Further information" or "Table of Contents" heading (inside the source, or heading it) is links
+to elsewhere, not an answer, and is never chosen. The same code shown in two language tabs is
+said once. A source whose section is named after a code name (an option, a flag, an API)
+opens with that name, which the chunk's text leaves out. A question that asks how long or how
+many gets a sentence that states the amount.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
 what the reader should have done before starting, the answer says the book assumes that step
