@@ -71,7 +71,14 @@ def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
         ("```html\n<script>x</script>\n```\n<i>", "```html\n<script>x</script>\n```\n&lt;i>"),
         ("QoS [1] and DDS [2].", "QoS [1] and DDS [2]."),
         ("- item\n  ```\n<script>\n  ```", "- item\n```\n<script>\n```"),
-        ("| `a | <b>` |", "| `a | &lt;b>` |"),
+        # a code span holding `|` is escaped like prose only where the renderer may split it
+        # into table cells: a header row (the next line may be a delimiter row) or a body row
+        ("| `a | <b>` |\n|---|---|", "| `a | &lt;b>` |\n|---|---|"),
+        ("| h | i |\n|---|---|\n| `a | <b>` |", "| h | i |\n|---|---|\n| `a | &lt;b>` |"),
+        ("> | `a | <b>` |\n> | - | - |", "> | `a | &lt;b>` |\n> | - | - |"),
+        ("Takes `Array<string | RegExp>`.", "Takes `Array<string | RegExp>`."),
+        ("| `a | <b>` |", "| `a | <b>` |"),
+        ("|h|i|\n|-|-|\n\n`Array<a|b>`\nnext", "|h|i|\n|-|-|\n\n`Array<a|b>`\nnext"),
         # a backtick left open at the end of its line is escaped, so the renderer cannot pair
         # it with one on the next line (found by the property test below)
         ("`a\n<b>`", "\\`a\n&lt;b>\\`"),
@@ -82,6 +89,20 @@ def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
 )  # fmt: skip
 def test_known_attacks_and_legitimate_markdown(given_text, expected):
     assert SafeMarkdown(POLICY).filter(given_text) == expected
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        "| `<img src=x onerror=alert(1)>|` |\n|---|---|",
+        "| h | i |\n|---|---|\n| `<img src=x onerror=alert(1)>|` |",
+        "- | h | i |\n  |---|---|\n  | `<img src=x onerror=alert(1)>|` |",
+        "> `<img src=x onerror=alert(1)>|`\n> - | -",
+    ],
+)
+def test_a_code_span_split_into_table_cells_renders_no_markup(table):
+    assert_safe(SafeMarkdown(POLICY).filter(table))
+    assert_safe(streamed(table, list(range(len(table)))))
 
 
 def test_a_link_is_held_until_it_is_whole_then_judged():
