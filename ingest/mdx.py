@@ -22,7 +22,8 @@ import html
 import re
 from collections.abc import Callable
 
-FENCE_OPEN = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
+FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
+"""A fence at any indent: nested in a list item, one sits as deep as the item's text."""
 IMPORT_START = re.compile(r"^import\s")
 IMPORT_DEFAULT = re.compile(
     r"^import\s+(?P<name>[A-Za-z_$][\w$]*)\s+from\s+['\"](?P<path>[^'\"]+)['\"]"

@@ -230,6 +230,13 @@ def test_code_fences_are_never_touched():
     assert clean_mdx(body) == body.rstrip("\n")
 
 
+def test_a_fence_nested_deep_in_a_list_item_is_code_too():
+    body = "- Option\n\n  - Nested\n\n     ```md\n     :::\n   ```\n\n:::note\nMind it.\n:::\n"
+    cleaned = clean_mdx(body)
+    assert "     :::\n" in cleaned
+    assert "Note:\nMind it." in cleaned and "\n:::" not in cleaned
+
+
 def test_inline_code_with_angle_brackets_is_prose():
     assert clean_mdx("Wrap the app in `<Provider>` first.") == "Wrap the app in `<Provider>` first."
 
