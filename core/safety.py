@@ -40,6 +40,8 @@ HOLD_LIMIT = 4096
 DELIMITER_ROW = re.compile(r"[\s>|:-]*-[\s>|:-]*")
 """A line that may be a table's delimiter row (`|---|:--|`), read widely: a thematic break or
 a quoted one counts too, which only makes more code spans escaped."""
+LINK_TAIL = re.compile(r"\]\(.*")
+LINK_PUNCTUATION = re.compile(r"[!\[\]]")
 URL_SAFE = "/:?#@!$'*+,;=%-._~[]"
 
 
@@ -174,21 +176,24 @@ class SafeMarkdown:
             start = i
             emitted, i = step
             out.append(emitted)
-            self._note(text[start:i])
+            if self._line != "x" or text.find("\n", start, i) >= 0:
+                self._note(text[start:i])
         if i > 0:
             self._before = text[i - 1]
         self._pending = text[i:] + held
         return "".join(out)
 
     def _note(self, judged: str) -> None:
-        """Follow the lines of text just judged: where a table may be going on."""
-        if "\n" not in judged:
-            self._line += judged
-            return
-        *ended, self._line = (self._line + judged).split("\n")
+        """Follow the lines of text just judged: where a table may be going on. Of the current
+        line only what may still make a delimiter row is kept ("x" once it cannot)."""
+        *ended, rest = judged.split("\n")
         for line in ended:
+            line = self._line + line
             blank = not line.strip(" \t>")
             self._in_table = not blank and (self._in_table or _may_delimit(line))
+            self._line = ""
+        line = self._line + rest
+        self._line = line if _may_delimit(line + "-") else "x"
 
     def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """Judge the start of a line: a fence, a reference definition, or ordinary text."""
@@ -278,8 +283,8 @@ class SafeMarkdown:
         if line_end >= 0:
             next_end = window.find("\n", line_end + 1)
             next_line = window[line_end + 1 : None if next_end < 0 else next_end]
-            if not DELIMITER_ROW.fullmatch(next_line + "-"):
-                return False  # a character no delimiter row has
+            if not _may_delimit(next_line + "-"):
+                return False  # a character no delimiter row has, which the filter keeps
             if next_end >= 0:
                 return _may_delimit(next_line)
         if self._ended and len(window) == len(text):
@@ -346,8 +351,9 @@ def _unlinkable(url: str) -> str:
 
 
 def _may_delimit(line: str) -> bool:
-    """Whether a whole line may be a table's delimiter row."""
-    return bool(DELIMITER_ROW.fullmatch(line))
+    """Whether a whole line may be a table's delimiter row once judged: a link or an image
+    may be reduced to its text, so its brackets and all from its `](` on may vanish."""
+    return bool(DELIMITER_ROW.fullmatch(LINK_PUNCTUATION.sub("", LINK_TAIL.sub("", line))))
 
 
 def _may_become(stripped: str) -> bool:
