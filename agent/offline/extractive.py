@@ -38,6 +38,7 @@ from agent.offline.decompose import question_parts
 from agent.offline.text import (
     Unit,
     answer_terms,
+    asking_sentences,
     asks_advice,
     asks_amount,
     asks_for_code,
@@ -201,7 +202,7 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
-    if structural or not _only_touched(excerpts):
+    if structural or not _only_touched(excerpts) or _asked_directly(question, parsed, headings):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
 
@@ -227,6 +228,19 @@ def _only_touched(excerpts: list[Excerpt]) -> bool:
     """Whether these excerpts barely meet the question: no unit holds a good part of its topic,
     and no heading names any of it."""
     return not any(e.coverage >= DIRECT_COVERAGE or e.headed for e in excerpts)
+
+
+def _asked_directly(question: str, parsed: list[list[Unit]], headings: list[str]) -> bool:
+    """Whether a question that sets a scene before it asks is met directly in what it asks:
+    the scene's words (the reader's setup, symptoms, earlier attempts) need not be in the book
+    ("…the HTML it dumps gets chopped off with '...'. How do I get it to print more?")."""
+    asked = appended_topic(question)[0]
+    asking = asking_sentences(asked)
+    if asking == asked.strip():
+        return False
+    own = asking + question.strip()[len(asked) :]
+    units = _score_units(own, parsed, headings)
+    return not _only_touched([e for e in units if not is_heading(e.text)])
 
 
 def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:

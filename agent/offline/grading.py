@@ -98,8 +98,12 @@ def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
     A plain capitalised word ("Go" in "gofmt's rules for Go code") whose terms the book writes
     only in lower case ("go ahead and run…") names something the book never names. Words of
     other shapes (all-caps, CamelCase, identifiers) are judged by their terms alone: readers
-    and books spell "DOF", "DoF" and "dof" alike.
+    and books spell "DOF", "DoF" and "dof" alike. Only the sentences that ask are read (with a
+    follow-up's earlier topic): a name in the scene a question sets ("Our CI machines are
+    slow… What is the default waiting limit?") is the reader's setting, as in `passing_names`.
     """
+    asked = appended_topic(question)[0]
+    question = asking_sentences(asked) + question.strip()[len(asked) :]
     file_types = FILE_TYPE.findall(QUOTED.sub(" ", question))
     return [
         name

@@ -96,6 +96,15 @@ def test_a_question_the_sources_answer_gets_no_hedge():
     assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
 
 
+def test_a_question_whose_asking_sentence_the_sources_answer_gets_no_hedge():
+    text = "The starter needs feeding twice a day at room temperature."
+    scene = "My flatmate bakes rye loaves with a sticky levain in an old clay crock in the cellar."
+    question = f"{scene} How often does the starter need feeding?"
+    assert not answer(question, [text]).startswith(ONLY_TOUCHED)
+    # when the asking sentence is not met either, the hedge stays
+    assert answer(f"{scene} How do I oil the mixer?", [text]).startswith(ONLY_TOUCHED)
+
+
 def test_an_example_after_e_g_stays_in_its_sentence():
     units = parse_units(
         "Scrub the crumbs first, e.g. `ovenctl scrub --all`, or by hand. "

@@ -53,6 +53,15 @@ def test_an_unknown_word_that_opens_the_question_is_not_taken_for_a_name():
     assert unknown_names("Which is better, Roomba or Windows?", vocabulary) == ["Roomba"]
 
 
+def test_an_unknown_name_only_in_the_scene_a_question_sets_is_no_other_product():
+    vocabulary = Vocabulary({t: 4 for t in terms("machines slow tests default timeout")}, 100)
+    question = "Our CI machines are slow and tests give up early. What is the default timeout?"
+    assert unknown_names(question, vocabulary) == []
+    assert unknown_names("Which default timeout does CI use?", vocabulary) == ["CI"]
+    # a follow-up's earlier topic is part of what it asks
+    assert unknown_names("It is slow. What is its timeout? (Roomba)", vocabulary) == ["Roomba"]
+
+
 def test_a_file_type_the_book_never_writes_is_off_book():
     vocabulary = Vocabulary({t: 4 for t in terms("compile files css json plugin copy")}, 100)
     question = "Can it compile my .scss files to CSS, and which plugin do I add?"

@@ -95,7 +95,7 @@ def test_gold_sections_and_answer_facts_are_in_the_book(corpus: str):
                 assert fact.casefold() in text, f"{question.id}: fact {fact!r} not in its gold"
 
 
-@pytest.mark.parametrize("name", ["jest", "pnpm", "docusaurus", "babel"])
+@pytest.mark.parametrize("name", ["jest", "pnpm", "docusaurus", "babel", "zustand", "testinglib"])
 def test_spot_check_sets_follow_the_question_contract(name: str):
     """The spot-check sets (books not among the shared corpora) parse, and each has in-scope
     questions with gold and expected facts, a follow-up and off-book questions."""
