@@ -131,7 +131,8 @@ class SafeMarkdown:
         self._before = ""
         """The last character already judged (what precedes the pending text)."""
         self._line = ""
-        """The judged part of the current line, as it arrived."""
+        """The judged part of the current line, as it arrived, while it may still be a
+        delimiter row; "x" once it cannot."""
         self._in_table = False
         """Whether a delimiter row has passed since the last blank line (rows may follow)."""
         self._ended = False
