@@ -6,8 +6,7 @@ still reach the reader at once:
 
 - every `<` outside code becomes `&lt;`, so no tag, comment or `<autolink>` survives, however
   it is nested (a Markdown renderer shows `&lt;` as `<`); code spans and fenced blocks stay as
-  written, since every renderer shows them as text, except a code span holding `|` on a line
-  that may be a table row, whose cells the renderer splits before it sees code;
+  written, since every renderer shows them as text;
 - a link keeps its target only when that is relative to the book, `mailto:`, or http(s) on an
   allowed host (the book's own site, plus `LINK_HOSTS`); otherwise only its text stays;
 - an image stays only when it is served from the book's own site (or relative to it);
@@ -37,11 +36,6 @@ BARE_URL_START = ("http://", "https://", "www.")
 PLAIN = re.compile(r"[^<`!\[\\\nhHwW]+")
 HOLD_LIMIT = 4096
 """Longest construct held back while streaming; past it, the text is judged as it stands."""
-DELIMITER_ROW = re.compile(r"[\s>|:-]*-[\s>|:-]*")
-"""A line that may be a table's delimiter row (`|---|:--|`), read widely: a thematic break or
-a quoted one counts too, which only makes more code spans escaped."""
-LINK_TAIL = re.compile(r"\]\(.*")
-LINK_PUNCTUATION = re.compile(r"[!\[\]]")
 URL_SAFE = "/:?#@!$'*+,;=%-._~[]"
 
 
@@ -130,13 +124,6 @@ class SafeMarkdown:
         """The open fence's marker (e.g. "```"), or None outside fenced code."""
         self._before = ""
         """The last character already judged (what precedes the pending text)."""
-        self._line = ""
-        """The judged part of the current line, as it arrived, while it may still be a
-        delimiter row; "x" once it cannot."""
-        self._in_table = False
-        """Whether a delimiter row has passed since the last blank line (rows may follow)."""
-        self._ended = False
-        """Whether the whole text has arrived."""
 
     def feed(self, piece: str) -> str:
         """Safe text for what has arrived so far (may be empty while a construct is open)."""
@@ -152,7 +139,6 @@ class SafeMarkdown:
         return self.feed(text) + self.flush()
 
     def _drain(self, final: bool) -> str:
-        self._ended = final
         # Lines end as the renderer ends them: "\r\n" and a lone "\r" count as "\n" (a "\r"
         # that ends what has arrived waits: the next piece may start with its "\n").
         text, held = self._pending.replace("\r\n", "\n"), ""
@@ -165,36 +151,27 @@ class SafeMarkdown:
             hold_all = final or len(text) - i > HOLD_LIMIT
             if self._at_line_start:
                 step = self._line_start(text, i, hold_all)
-            elif self._fence is not None:
+                if step is None:
+                    break
+                emitted, i = step
+                out.append(emitted)
+                continue
+            if self._fence is not None:
                 end = text.find("\n", i)
                 stop = len(text) if end < 0 else end + 1
+                out.append(text[i:stop])
                 self._at_line_start = end >= 0
-                step = text[i:stop], stop
-            else:
-                step = self._inline(text, i, hold_all)
+                i = stop
+                continue
+            step = self._inline(text, i, hold_all)
             if step is None:
                 break
-            start = i
             emitted, i = step
             out.append(emitted)
-            if self._line != "x" or text.find("\n", start, i) >= 0:
-                self._note(text[start:i])
         if i > 0:
             self._before = text[i - 1]
         self._pending = text[i:] + held
         return "".join(out)
-
-    def _note(self, judged: str) -> None:
-        """Follow the lines of text just judged: where a table may be going on. Of the current
-        line only what may still make a delimiter row is kept ("x" once it cannot)."""
-        *ended, rest = judged.split("\n")
-        for line in ended:
-            line = self._line + line
-            blank = not line.strip(" \t>")
-            self._in_table = not blank and (self._in_table or _may_delimit(line))
-            self._line = ""
-        line = self._line + rest
-        self._line = line if _may_delimit(line + "-") else "x"
 
     def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """Judge the start of a line: a fence, a reference definition, or ordinary text."""
@@ -251,9 +228,8 @@ class SafeMarkdown:
     def _code_span(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """A code span on one line, left as written; escaped backticks when it never closes.
 
-        A span holding an unescaped `|` on a line that may be a table row (one after a delimiter
-        row, or the one before it: a header) is escaped like prose: the renderer splits the
-        row's cells at that `|` before it sees code.
+        A span holding an unescaped `|` is escaped like prose: in a table row the renderer
+        splits cells at it before it sees code.
         """
         run = re.match(r"`+", text[i:])
         assert run is not None
@@ -265,32 +241,13 @@ class SafeMarkdown:
         if found is not None and (final or found.end() < len(text)):
             span = text[i : found.end()]
             if re.search(r"(?<!\\)\|", span):
-                in_table = self._in_table or self._header_row(text, i, final)
-                if in_table is None:
-                    return None
-                span = escape_text(span) if in_table else span
+                span = escape_text(span)
             return span, found.end()
         if not final and line_end < 0:
             return None  # the span may still close on this line
         # Never closed on its line: escaped, so the renderer cannot pair it with a backtick on
         # a later line of the paragraph and make code of what this filter judged as prose.
         return "\\`" * len(ticks), start
-
-    def _header_row(self, text: str, i: int, final: bool) -> bool | None:
-        """Whether the line at `i` may be a table's header row: the next line may be a delimiter
-        row. None while that cannot be told yet; when forced to judge, it may."""
-        window = text[: i + HOLD_LIMIT]
-        line_end = window.find("\n", i)
-        if line_end >= 0:
-            next_end = window.find("\n", line_end + 1)
-            next_line = window[line_end + 1 : None if next_end < 0 else next_end]
-            if not _may_delimit(next_line + "-"):
-                return False  # a character no delimiter row has, which the filter keeps
-            if next_end >= 0:
-                return _may_delimit(next_line)
-        if self._ended and len(window) == len(text):
-            return line_end >= 0 and _may_delimit(window[line_end + 1 :])
-        return None if not final else True
 
     def _bracket(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """A link or image: judged once whole; literal brackets when it is not one."""
@@ -349,12 +306,6 @@ def _unlinkable(url: str) -> str:
         return f"www\u200b{url[3:]}"
     scheme, _, rest = url.partition(":")
     return f"{scheme}:\u200b{rest}"
-
-
-def _may_delimit(line: str) -> bool:
-    """Whether a whole line may be a table's delimiter row once judged: a link or an image
-    may be reduced to its text, so its brackets and all from its `](` on may vanish."""
-    return bool(DELIMITER_ROW.fullmatch(LINK_PUNCTUATION.sub("", LINK_TAIL.sub("", line))))
 
 
 def _may_become(stripped: str) -> bool:
