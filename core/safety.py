@@ -11,7 +11,9 @@ still reach the reader at once:
   allowed host (the book's own site, plus `LINK_HOSTS`); otherwise only its text stays;
 - an image stays only when it is served from the book's own site (or relative to it);
   otherwise only its alt text stays;
-- a line that would define a reference link (`[id]: url`) is escaped, so it defines nothing;
+- a line that would define a reference link (`[id]: url`, in a quote or a list item too) is
+  escaped, so it defines nothing, and a bracket that could still open a link the filter did
+  not judge (unmatched, or followed by `:`) is escaped too;
 - a bare URL (which GFM renderers turn into a link) to any other host is shown as text that
   no autolinker links (a zero-width space after its scheme).
 
@@ -27,7 +29,9 @@ from urllib.parse import quote, urlsplit
 from core.settings import Settings
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[(?:[^\]\\]|\\.)*\]:")
+CONTAINER = re.compile(r"(?:[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t])))*[ \t]*")
+"""Where a line's text starts inside quotes and list items ("> ", "- ", "1. ")."""
+REFERENCE_DEFINITION = re.compile(r"\[(?:[^\]\\]|\\.)*\]:")
 LANGUAGE = re.compile(r"[\w+#.-]*")
 LABEL = re.compile(r"\[(?:[^\]\\]|\\.)*\\?")
 SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
@@ -116,14 +120,18 @@ def plain_text(text: str) -> str:
 class SafeMarkdown:
     """A streaming filter that makes Markdown safe to render (see the module docstring)."""
 
-    def __init__(self, policy: LinkPolicy) -> None:
+    def __init__(self, policy: LinkPolicy, inline: bool = False) -> None:
         self.policy = policy
         self._pending = ""
-        self._at_line_start = True
+        self._at_line_start = not inline
+        """A link's text (`inline`) starts mid-line: no fence or definition opens it."""
         self._fence: str | None = None
         """The open fence's marker (e.g. "```"), or None outside fenced code."""
         self._before = ""
         """The last character already judged (what precedes the pending text)."""
+        self._split_row = False
+        """Whether a code span on this line held `|`: in a table row the renderer splits the
+        cells there, and the backticks after it pair up differently."""
 
     def feed(self, piece: str) -> str:
         """Safe text for what has arrived so far (may be empty while a construct is open)."""
@@ -178,7 +186,9 @@ class SafeMarkdown:
         end = text.find("\n", i)
         line = text[i:] if end < 0 else text[i:end]
         stripped = line.lstrip(" ")
-        if end < 0 and not final and _may_become(stripped):
+        opening = CONTAINER.match(line)
+        assert opening is not None
+        if end < 0 and not final and _may_become(stripped, line[opening.end() :]):
             return None
         self._at_line_start = False
         fence = FENCE.match(line)
@@ -196,9 +206,9 @@ class SafeMarkdown:
             language = LANGUAGE.match(line[fence.end() :].strip())
             assert language is not None
             return fence.group(1) + language.group(0) + ("\n" if end >= 0 else ""), stop
-        if self._fence is None and REFERENCE_DEFINITION.match(line):
-            indent = len(line) - len(stripped)
-            return line[:indent] + "\\[", i + indent + 1
+        if self._fence is None and REFERENCE_DEFINITION.match(line, opening.end()):
+            # in a quote or a list item too: "> [id]: url" defines a link for the whole answer
+            return line[: opening.end()] + "\\[", i + opening.end() + 1
         return "", i
 
     def _inline(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
@@ -206,6 +216,7 @@ class SafeMarkdown:
         char = text[i]
         if char == "\n":
             self._at_line_start = True
+            self._split_row = False
             return "\n", i + 1
         if char == "<":
             return "&lt;", i + 1
@@ -228,8 +239,9 @@ class SafeMarkdown:
     def _code_span(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """A code span on one line, left as written; escaped backticks when it never closes.
 
-        A span holding an unescaped `|` is escaped like prose: in a table row the renderer
-        splits cells at it before it sees code.
+        A span holding an unescaped `|` is made safe as prose (`_as_prose`), and so is every
+        later span on its line: in a table row the renderer splits cells at that `|` before it
+        sees code.
         """
         run = re.match(r"`+", text[i:])
         assert run is not None
@@ -240,36 +252,61 @@ class SafeMarkdown:
         found = re.compile(rf"(?<!`){ticks}(?!`)").search(text, start, stop)
         if found is not None and (final or found.end() < len(text)):
             span = text[i : found.end()]
-            if re.search(r"(?<!\\)\|", span):
-                span = escape_text(span)
-            return span, found.end()
+            self._split_row = self._split_row or bool(re.search(r"(?<!\\)\|", span))
+            return (self._as_prose(span) if self._split_row else span), found.end()
         if not final and line_end < 0:
             return None  # the span may still close on this line
         # Never closed on its line: escaped, so the renderer cannot pair it with a backtick on
         # a later line of the paragraph and make code of what this filter judged as prose.
         return "\\`" * len(ticks), start
 
+    def _as_prose(self, span: str) -> str:
+        """A code span made safe to read as prose, as a table row split inside it is: no tag,
+        no link, no bare URL to another host."""
+        span = escape_text(span).replace("[", "\\[")
+        return BARE_URL.sub(
+            lambda url: (
+                url.group(0)
+                if self.policy.allows_bare_url(url.group(0))
+                else _unlinkable(url.group(0))
+            ),
+            span,
+        )
+
     def _bracket(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
-        """A link or image: judged once whole; literal brackets when it is not one."""
+        """A link or image: judged once whole. A bracket that opens none is left as it is
+        ("[1]"), or escaped when the renderer might still read one from it (an unmatched
+        bracket, one followed by ":", a destination this filter cannot read), so no link
+        reaches the page unjudged."""
         image = text[i] == "!"
         open_at = i + 1 if image else i
-        literal = ("!", open_at) if image else ("[", i + 1)
+        escaped = ("!", open_at) if image else ("\\[", i + 1)
         if image and (open_at >= len(text) or text[open_at] != "["):
-            return None if open_at >= len(text) and not final else literal
+            return None if open_at >= len(text) and not final else ("!", open_at)
         close = _matching(text, open_at, "[", "]")
         if close is None or close + 1 >= len(text):
-            return None if self._may_close(text, open_at, final) else literal
+            return None if self._may_close(text, open_at, final) else escaped
+        if text[close + 1] == ":":
+            return escaped
         if text[close + 1] != "(":
-            return literal
+            return ("!", open_at) if image else ("[", i + 1)
         end = _matching(text, close + 1, "(", ")")
         if end is None:
-            return None if self._may_close(text, close + 1, final) else literal
-        label = SafeMarkdown(self.policy).filter(text[open_at + 1 : close])
+            return None if self._may_close(text, close + 1, final) else escaped
+        label = SafeMarkdown(self.policy, inline=True).filter(text[open_at + 1 : close])
         url = clean_url(_destination(text[close + 2 : end]))
         allowed = self.policy.allows_image(url) if image else self.policy.allows_link(url)
         if not allowed:
-            return label, end + 1
+            return self._unlinked(label, text[i - 1] if i > 0 else self._before), end + 1
         return f"{'!' if image else ''}[{label}]({encode_url(url)})", end + 1
+
+    @staticmethod
+    def _unlinked(label: str, before: str) -> str:
+        """A link's text in its place: kept apart by a zero-width space from a backtick it
+        would otherwise join, which would change how the line's code spans pair up."""
+        if before == "`" and label[:1] in ("", "`"):
+            label = "\u200b" + label
+        return label + "\u200b" if label[-1:] in ("", "`") else label
 
     @staticmethod
     def _may_close(text: str, start: int, final: bool) -> bool:
@@ -308,17 +345,18 @@ def _unlinkable(url: str) -> str:
     return f"{scheme}:\u200b{rest}"
 
 
-def _may_become(stripped: str) -> bool:
-    """Whether an unfinished line could still turn into a fence or a reference definition."""
-    if not stripped:
+def _may_become(stripped: str, contained: str) -> bool:
+    """Whether an unfinished line (`stripped` of its indent, `contained` of its quote and list
+    markers too) could still turn into a fence or a reference definition."""
+    if not stripped or not contained:
         return True
     if stripped[0] in "`~":
         return len(stripped) < 3 or bool(FENCE.match(stripped))
-    if not stripped.startswith("["):
+    if not contained.startswith("["):
         return False
-    label = LABEL.match(stripped)
+    label = LABEL.match(contained)
     assert label is not None
-    return label.end() == len(stripped) or stripped[label.end() :] == "]"
+    return label.end() == len(contained) or contained[label.end() :] == "]"
 
 
 def _opens(marker: str, info: str) -> bool:
@@ -337,13 +375,20 @@ def _closes(marker: str, open_marker: str, line: str) -> bool:
 
 
 def _matching(text: str, start: int, opener: str, closer: str) -> int | None:
-    """Index of the bracket that closes `text[start]`, honouring nesting and escapes."""
+    """Index of the bracket that closes `text[start]`, honouring nesting and escapes, and, for
+    a link's text, code spans (a `]` inside one closes nothing, as for the renderer)."""
     depth = 0
     i = start
     while i < len(text):
         char = text[i]
         if char == "\\":
             i += 2
+            continue
+        if char == "`" and opener == "[":
+            past = _past_code_span(text, i)
+            if past is None:
+                return None  # the renderer's pairing of these backticks cannot be told here
+            i = past
             continue
         if char == "\n" and text[i + 1 : i + 2] == "\n":
             return None  # a blank line ends any inline construct
@@ -355,6 +400,19 @@ def _matching(text: str, start: int, opener: str, closer: str) -> int | None:
                 return i
         i += 1
     return None
+
+
+def _past_code_span(text: str, i: int) -> int | None:
+    """Where the code span opening at `i` ends (past its closing run on the same line); None
+    when none closes it there (whether the renderer pairs it on a later line depends on
+    where it ends the paragraph)."""
+    run = re.match(r"`+", text[i:])
+    assert run is not None
+    ticks = run.group(0)
+    line_end = text.find("\n", i)
+    stop = len(text) if line_end < 0 else line_end
+    found = re.compile(rf"(?<!`){ticks}(?!`)").search(text, i + len(ticks), stop)
+    return found.end() if found is not None else None
 
 
 def _destination(inside: str) -> str:

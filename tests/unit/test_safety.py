@@ -113,6 +113,41 @@ def test_a_code_span_split_into_table_cells_renders_no_markup(table):
     assert_safe(streamed(table, list(range(len(table)))))
 
 
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        # a later span on a row split at an earlier span's `|` pairs its backticks anew
+        "`a|b` `<img src=x onerror=alert(1)>`\n-|-",
+        # a link reduced to nothing would join the backticks around it into one run
+        "`<img src=x onerror=alert(1)>`[](//evil.example/)``x``",
+        # a link's text starts mid-line: no fence opens there
+        "x[```\n<img src=x onerror=alert(1)>](//evil.example/)",
+        # a `]` inside a code span closes no link text
+        "[a `]`](//evil.example/)",
+        # a destination this filter cannot read (a "(" in its title) is no link of ours
+        '[a](//evil.example/ "(")',
+        # a reference definition inside a quote or a list item defines a link all the same
+        "> [id]: //evil.example/p.gif\n\n![x][id]",
+        "- [id]: //evil.example/\n\n[x][id]",
+        "1. [id]: //evil.example/\n\n[x][id]",
+        "[id\n]: //evil.example/\n\n[x][id]",
+        # a code span split at its `|` is prose: no link inside it may survive
+        "- (`|<img src=x onerror=alert(1)>[](//evil.example/)\\`!\n|-|-|",
+        # backticks left open on a link's line may pair on a later line of the paragraph, or
+        # not (here a quote ends the paragraph first): such a bracket opens no link of ours
+        "- [\\`|``\\[](//evil.example/)\n>\n(]\t[``a|b``",
+        "[a `x\n]`](//evil.example/)",
+        # a link longer than the hold limit is judged as it stands, and cannot open later
+        "[" + "a" * 4100 + "](//evil.example/)",
+        "![" + "a" * 4100 + "](//evil.example/p.gif)",
+    ],
+)
+def test_inputs_found_by_review_render_no_markup_whole_or_streamed(markdown):
+    assert_safe(SafeMarkdown(POLICY).filter(markdown))
+    for size in (1, 100):
+        assert_safe(streamed(markdown, list(range(0, len(markdown), size))))
+
+
 def test_a_link_is_held_until_it_is_whole_then_judged():
     safe = SafeMarkdown(POLICY)
     assert safe.feed("Read [this](java") == "Read "
