@@ -4,8 +4,10 @@ A question that leans on the conversation (a pronoun such as "it" or "they", an 
 opening such as "what about…", or too few topic words of its own) gets the topic words of the
 previous user turns appended, e.g. "How is it different from a service?" after "What is a ROS 2
 topic?" becomes "How is it different from a service? (ROS 2 topic)". The retriever and the
-grader then see the topic the reader means. A question about "this lesson" or "this page"
-gets the title of the page the reader is on instead, when the chat sends it.
+grader then see the topic the reader means. The names an earlier turn mentions only in the
+scene it set ("My CI machine is slow… How do I give a service call more time?") are the
+reader's setting, not its topic, and are not carried. A question about "this lesson" or "this
+page" gets the title of the page the reader is on instead, when the chat sends it.
 """
 
 import re
@@ -13,7 +15,13 @@ from collections.abc import Sequence
 
 from langchain_core.messages import AnyMessage, HumanMessage
 
-from agent.offline.text import framing_terms, terms, topic_terms
+from agent.offline.text import (
+    asking_sentences,
+    framing_terms,
+    question_names,
+    terms,
+    topic_terms,
+)
 
 ANAPHORA = re.compile(
     r"\b(it|its|it's|they|them|their|theirs|this|that|these|those|one|ones|he|she|there)\b",
@@ -58,8 +66,16 @@ def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
     if not earlier or not needs_context(question):
         return question
     own = {w.lower() for w in topic_words(question)}
-    context = [w for w in topic_words(" ".join(earlier)) if w.lower() not in own]
+    setting = {name for turn in earlier for name in scene_names(turn)}
+    context = [
+        w for w in topic_words(" ".join(earlier)) if w.lower() not in own and w not in setting
+    ]
     return f"{question} ({' '.join(context)})" if context else question
+
+
+def scene_names(turn: str) -> set[str]:
+    """The names a turn mentions only in the scene it sets before it asks."""
+    return set(question_names(turn)) - set(question_names(asking_sentences(turn)))
 
 
 def about_the_page(question: str, page_title: str | None) -> str | None:

@@ -23,10 +23,11 @@ from itertools import pairwise
 
 from agent.offline.condense import appended_topic
 from agent.offline.text import (
-    CHAT_WORDS,
+    QUOTED,
     asking_sentences,
     asks_how_to,
     placed_words,
+    question_names,
     terms,
     topic_terms,
 )
@@ -34,27 +35,16 @@ from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
 LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
-QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
 POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
 )
 """A capitalised name's possession: "Yarn's zero-installs", "Apollo Client's cache"."""
 PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 """A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
-ABBREVIATIONS = frozenset(("e.g", "i.e"))
-"""Written like identifiers, named nothing."""
 FILE_TYPE = re.compile(r"(?<![\w.])\.[A-Za-z][A-Za-z0-9]{0,9}\b")
 """A file type by its extension, as a question writes it: `.scss`, `*.vue`."""
 FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 """A command-line flag as a question writes it: `--frozen-lockfile`."""
-READERS_OWN = re.compile(
-    r"\b(?:[Mm]y|[Oo]ur|[Aa]n?)\s+(?:own\s+)?`?\w*[a-z][A-Z][\w.$-]*`?"
-    r"(?=\s+(?:key|field|variable|function|method|class|component|hook|prop|property|reducer"
-    r"|action|selector|thunk|slice|store|module|constant|type|interface|parameter|argument"
-    r"|attribute|object|array|value|test|route|endpoint|query|mutation)s?\b)"
-)
-"""A name the reader gives their own code, written as code is (camelCase) and introduced as
-theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names a library)."""
 
 
 OWN_SUBJECT_SHARE = 0.1
@@ -64,30 +54,6 @@ PASSING_MENTIONS = 3
 HOW_TO_COVERAGE = 0.3
 """Share of a how-to question's other topic weight a chunk that speaks of a name mentioned in
 passing must hold to answer how to do something with it."""
-
-
-def question_names(question: str) -> list[str]:
-    """Words of the question that name something: all-caps, CamelCase, identifier-like
-    (`max_width`, `rustfmt.toml`) or capitalised.
-
-    A capitalised word that opens a sentence counts only when it is one of the others: "How"
-    and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
-    are the reader's examples or a message they saw ("named like 'counterIncremented'"), and
-    the names of the reader's own code ("my PostsFeed component", "an apiBaseUrl key") are
-    theirs: neither is something they ask the book about. Nor is "OK", "FYI" or "e.g.".
-    """
-    names = []
-    for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
-        named = (
-            (word.isupper() and len(word) > 1)
-            or re.search(r"[a-z][A-Z]", word)
-            or re.search(r"[A-Za-z][_.][A-Za-z]", word)
-        )
-        capitalised = word[0].isupper() and not opens_sentence
-        ordinary = word.lower() in CHAT_WORDS or word.lower() in ABBREVIATIONS
-        if (named or capitalised) and terms(word) and not ordinary:
-            names.append(word)
-    return names
 
 
 def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:

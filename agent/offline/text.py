@@ -111,6 +111,19 @@ ADMONITION_TITLE = re.compile(
 the line "Tip: What You'll Learn.")."""
 
 
+QUOTED = re.compile(r"(?<!\w)'[^'\n]+'(?!\w)|\"[^\"\n]+\"|“[^”\n]+”")
+ABBREVIATIONS = frozenset(("e.g", "i.e"))
+"""Written like identifiers, named nothing."""
+READERS_OWN = re.compile(
+    r"\b(?:[Mm]y|[Oo]ur|[Aa]n?)\s+(?:own\s+)?`?\w*[a-z][A-Z][\w.$-]*`?"
+    r"(?=\s+(?:key|field|variable|function|method|class|component|hook|prop|property|reducer"
+    r"|action|selector|thunk|slice|store|module|constant|type|interface|parameter|argument"
+    r"|attribute|object|array|value|test|route|endpoint|query|mutation)s?\b)"
+)
+"""A name the reader gives their own code, written as code is (camelCase) and introduced as
+theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names a library)."""
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[int]:
     """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer)."""
@@ -425,3 +438,27 @@ def is_block(unit: str) -> bool:
 def is_code(unit: str) -> bool:
     """Whether a unit is a fenced code block."""
     return bool(FENCE.match(unit.lstrip()))
+
+
+def question_names(question: str) -> list[str]:
+    """Words of the question that name something: all-caps, CamelCase, identifier-like
+    (`max_width`, `rustfmt.toml`) or capitalised.
+
+    A capitalised word that opens a sentence counts only when it is one of the others: "How"
+    and "Colleagues" open sentences, "MoveIt" is a name wherever it stands. Words in quotes
+    are the reader's examples or a message they saw ("named like 'counterIncremented'"), and
+    the names of the reader's own code ("my PostsFeed component", "an apiBaseUrl key") are
+    theirs: neither is something they ask the book about. Nor is "OK", "FYI" or "e.g.".
+    """
+    names = []
+    for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
+        named = (
+            (word.isupper() and len(word) > 1)
+            or re.search(r"[a-z][A-Z]", word)
+            or re.search(r"[A-Za-z][_.][A-Za-z]", word)
+        )
+        capitalised = word[0].isupper() and not opens_sentence
+        ordinary = word.lower() in CHAT_WORDS or word.lower() in ABBREVIATIONS
+        if (named or capitalised) and terms(word) and not ordinary:
+            names.append(word)
+    return names

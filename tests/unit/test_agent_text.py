@@ -68,6 +68,16 @@ def test_follow_up_gets_the_previous_topic_and_standalone_questions_stay():
     assert condense_rules("Why?", []) == "Why?"
 
 
+def test_a_name_only_in_an_earlier_turns_scene_is_not_carried_into_a_follow_up():
+    asked = "My CI machine is slow and the launch fails. How do I give a service more time?"
+    assert condense_rules("And how do I cancel one?", [HumanMessage(asked)]) == (
+        "And how do I cancel one? (machine slow launch fails service time)"
+    )
+    # a name in the sentence that asks is the topic
+    history = [HumanMessage("How does the Roomba map rooms?")]
+    assert condense_rules("How do I tune it?", history) == "How do I tune it? (Roomba map rooms)"
+
+
 def test_a_question_about_the_course_gives_a_follow_up_no_topic():
     # "What does this lesson cover?" asks about the page the reader is on, not a topic
     history = [HumanMessage("What does this lesson cover?"), AIMessage("- Launch files")]
