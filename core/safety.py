@@ -8,7 +8,9 @@ still reach the reader at once:
   it is nested (a Markdown renderer shows `&lt;` as `<`); code spans and fenced blocks stay as
   written, since every renderer shows them as text;
 - a link keeps its target only when that is relative to the book, `mailto:`, or http(s) on an
-  allowed host (the book's own site, plus `LINK_HOSTS`); otherwise only its text stays;
+  allowed host (the book's own site, plus `LINK_HOSTS`); otherwise only its text stays. Its
+  text is judged as prose on one line, with any bracket in it escaped, so no link nests in
+  another or ends early;
 - an image stays only when it is served from the book's own site (or relative to it);
   otherwise only its alt text stays;
 - a line that would define a reference link (`[id]: url`, in a quote or a list item too) is
@@ -35,9 +37,11 @@ REFERENCE_DEFINITION = re.compile(r"\[(?:[^\]\\]|\\.)*\]:")
 LANGUAGE = re.compile(r"[\w+#.-]*")
 LABEL = re.compile(r"\[(?:[^\]\\]|\\.)*\\?")
 SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
-BARE_URL = re.compile(r"(?:https?://|www\.)[^\s<>`\[\]()]*", re.IGNORECASE)
+BARE_URL = re.compile(r"(?:https?://|www\.)[^\s<>`\[\]()\\]*", re.IGNORECASE)
 BARE_URL_START = ("http://", "https://", "www.")
 PLAIN = re.compile(r"[^<`!\[\\\nhHwW]+")
+SIMPLE_BRACKET = re.compile(r"\[[^\[\]\n]*\]")
+"""Brackets around plain text ("[1]", "[x]"): no link can start or end inside them."""
 HOLD_LIMIT = 4096
 """Longest construct held back while streaming; past it, the text is judged as it stands."""
 URL_SAFE = "/:?#@!$'*+,;=%-._~[]"
@@ -64,7 +68,7 @@ class LinkPolicy:
             return not url.startswith("//")
         if scheme == "mailto":
             return True
-        host = urlsplit(url).netloc.lower()
+        host = _host(url)
         return scheme in ("http", "https") and (host == self.site_host or host in self.link_hosts)
 
     def allows_image(self, url: str) -> bool:
@@ -72,7 +76,7 @@ class LinkPolicy:
         scheme = url_scheme(url)
         if scheme is None:
             return not url.startswith("//")
-        return scheme in ("http", "https") and urlsplit(url).netloc.lower() == self.site_host
+        return scheme in ("http", "https") and _host(url) == self.site_host
 
     def allows_bare_url(self, url: str) -> bool:
         """Whether a bare URL may stay linkable."""
@@ -83,6 +87,14 @@ def link_policy(settings: Settings) -> LinkPolicy:
     """The deployment's policy: the book's site, plus the `LINK_HOSTS` links may point to."""
     site = f"{settings.site_url.rstrip('/')}/{settings.site_base_url.strip('/')}".rstrip("/")
     return LinkPolicy(f"{site}/", frozenset(host.lower() for host in settings.link_hosts))
+
+
+def _host(url: str) -> str | None:
+    """The URL's host (lower case, with its port if any); None when it cannot be read."""
+    try:
+        return urlsplit(url).netloc.lower()
+    except ValueError:  # "http://[" is no URL a browser would load either
+        return None
 
 
 def url_scheme(url: str) -> str | None:
@@ -120,11 +132,13 @@ def plain_text(text: str) -> str:
 class SafeMarkdown:
     """A streaming filter that makes Markdown safe to render (see the module docstring)."""
 
-    def __init__(self, policy: LinkPolicy, inline: bool = False) -> None:
+    def __init__(self, policy: LinkPolicy, label: bool = False) -> None:
         self.policy = policy
+        self._label = label
+        """Whether this filters a link's text (on one line): no fence or definition opens in
+        it, and no bracket, so that none can end the link early or nest another in it."""
         self._pending = ""
-        self._at_line_start = not inline
-        """A link's text (`inline`) starts mid-line: no fence or definition opens it."""
+        self._at_line_start = not label
         self._fence: str | None = None
         """The open fence's marker (e.g. "```"), or None outside fenced code."""
         self._before = ""
@@ -228,12 +242,16 @@ class SafeMarkdown:
             return text[i : i + 2].replace("<", "&lt;"), i + 2
         if char == "`":
             return self._code_span(text, i, final)
+        if self._label and char in "[]":
+            return "\\" + char, i + 1
         if char == "!" or char == "[":
             return self._bracket(text, i, final)
         if char in "hHwW":
             return self._bare_url(text, i, final)
         plain = PLAIN.match(text, i)
         assert plain is not None
+        if self._label:
+            return plain.group(0).replace("]", "\\]"), plain.end()
         return plain.group(0), plain.end()
 
     def _code_span(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
@@ -286,19 +304,28 @@ class SafeMarkdown:
         close = _matching(text, open_at, "[", "]")
         if close is None or close + 1 >= len(text):
             return None if self._may_close(text, open_at, final) else escaped
-        if text[close + 1] == ":":
-            return escaped
         if text[close + 1] != "(":
+            if text[close + 1] == ":" or not SIMPLE_BRACKET.fullmatch(text, open_at, close + 1):
+                return escaped  # a definition, or brackets the renderer may pair otherwise
             return ("!", open_at) if image else ("[", i + 1)
         end = _matching(text, close + 1, "(", ")")
         if end is None:
             return None if self._may_close(text, close + 1, final) else escaped
-        label = SafeMarkdown(self.policy, inline=True).filter(text[open_at + 1 : close])
+        label = self._label_text(text[open_at + 1 : close])
         url = clean_url(_destination(text[close + 2 : end]))
         allowed = self.policy.allows_image(url) if image else self.policy.allows_link(url)
         if not allowed:
             return self._unlinked(label, text[i - 1] if i > 0 else self._before), end + 1
         return f"{'!' if image else ''}[{label}]({encode_url(url)})", end + 1
+
+    def _label_text(self, raw: str) -> str:
+        """A link's text, judged as prose on one line (a line break in it reads as a space)
+        that shares this line's table-row state."""
+        nested = SafeMarkdown(self.policy, label=True)
+        nested._split_row = self._split_row
+        label = nested.filter(raw.replace("\n", " "))
+        self._split_row = nested._split_row
+        return label
 
     @staticmethod
     def _unlinked(label: str, before: str) -> str:

@@ -137,6 +137,22 @@ def test_a_code_span_split_into_table_cells_renders_no_markup(table):
         # not (here a quote ends the paragraph first): such a bracket opens no link of ours
         "- [\\`|``\\[](//evil.example/)\n>\n(]\t[``a|b``",
         "[a `x\n]`](//evil.example/)",
+        # a link's text shares its line's table-row state, both ways
+        "h|i\n-|-\n[`a|b`](/ok) `<img src=x onerror=alert(1)>`",
+        "`a|b` [`<img src=x onerror=alert(1)>`](/ok)\n-|-",
+        # a bare URL ends before a backslash, which escapes what follows it
+        "www.x\\`<img src=x onerror=alert(1)>`",
+        "http://\\[`](//evil.example/)",
+        # no bracket in a link's text may end the link early or nest another in it
+        "[[](//evil.example/]())",
+        "![[](//evil.example/p.gif]())",
+        "[![](])](//evil.example/)",
+        '[![](/a "]")](//evil.example/)',
+        # a line break in a link's text opens no fence there
+        "[\n~~~](/ok)\n~~~\n<img src=x onerror=alert(1)>",
+        # a URL no browser would read is no allowed link
+        "[x](http://[)",
+        "![x](https://[/p.png)",
         # a link longer than the hold limit is judged as it stands, and cannot open later
         "[" + "a" * 4100 + "](//evil.example/)",
         "![" + "a" * 4100 + "](//evil.example/p.gif)",
