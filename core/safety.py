@@ -172,7 +172,7 @@ class SafeMarkdown:
         while i < len(text):
             hold_all = final or len(text) - i > HOLD_LIMIT
             if self._at_line_start:
-                step = self._line_start(text, i, hold_all)
+                step = self._line_start(text, i, hold_all, final)
                 if step is None:
                     break
                 emitted, i = step
@@ -195,8 +195,10 @@ class SafeMarkdown:
         self._pending = text[i:] + held
         return "".join(out)
 
-    def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
-        """Judge the start of a line: a fence, a reference definition, or ordinary text."""
+    def _line_start(self, text: str, i: int, final: bool, ended: bool) -> tuple[str, int] | None:
+        """Judge the start of a line: a fence, a reference definition, or ordinary text. A
+        line judged before it is whole (past the hold limit) opens no fence: the rest of it
+        may hold a backtick, which no fence's info string can."""
         end = text.find("\n", i)
         line = text[i:] if end < 0 else text[i:end]
         stripped = line.lstrip(" ")
@@ -206,10 +208,15 @@ class SafeMarkdown:
             return None
         self._at_line_start = False
         fence = FENCE.match(line)
-        if fence and (
-            _closes(fence.group(1), self._fence, line)
-            if self._fence is not None
-            else _opens(fence.group(1), line[fence.end() :])
+        whole = end >= 0 or ended
+        if (
+            fence
+            and (whole or self._fence is not None)
+            and (
+                _closes(fence.group(1), self._fence, line)
+                if self._fence is not None
+                else _opens(fence.group(1), line[fence.end() :])
+            )
         ):
             self._fence = fence.group(1) if self._fence is None else None
             stop = len(text) if end < 0 else end + 1
@@ -329,11 +336,12 @@ class SafeMarkdown:
 
     @staticmethod
     def _unlinked(label: str, before: str) -> str:
-        """A link's text in its place: kept apart by a zero-width space from a backtick it
-        would otherwise join, which would change how the line's code spans pair up."""
+        """A link's text in its place, kept apart by a zero-width space from what it would
+        otherwise join: a backtick run (changing how the line's code spans pair up), or,
+        after a `!`, the next link (making it an image)."""
         if before == "`" and label[:1] in ("", "`"):
             label = "\u200b" + label
-        return label + "\u200b" if label[-1:] in ("", "`") else label
+        return label + "\u200b" if label[-1:] in ("", "`", "!") else label
 
     @staticmethod
     def _may_close(text: str, start: int, final: bool) -> bool:

@@ -153,6 +153,10 @@ def test_a_code_span_split_into_table_cells_renders_no_markup(table):
         # a URL no browser would read is no allowed link
         "[x](http://[)",
         "![x](https://[/p.png)",
+        # a dropped link's text joins nothing around it: "!" before the next link is no image
+        "[a!](//evil.example/)[b](https://docs.ros.org/p.gif)",
+        # a line judged before it is whole opens no fence: the rest may hold a backtick
+        "```" + "a" * 4100 + "`<img src=x onerror=alert(1)>",
         # a link longer than the hold limit is judged as it stands, and cannot open later
         "[" + "a" * 4100 + "](//evil.example/)",
         "![" + "a" * 4100 + "](//evil.example/p.gif)",
@@ -160,7 +164,7 @@ def test_a_code_span_split_into_table_cells_renders_no_markup(table):
 )
 def test_inputs_found_by_review_render_no_markup_whole_or_streamed(markdown):
     assert_safe(SafeMarkdown(POLICY).filter(markdown))
-    for size in (1, 100):
+    for size in (1, 100, 4103):
         assert_safe(streamed(markdown, list(range(0, len(markdown), size))))
 
 
