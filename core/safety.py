@@ -40,8 +40,6 @@ SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 BARE_URL = re.compile(r"(?:https?://|www\.)[^\s<>`\[\]()\\]*", re.IGNORECASE)
 BARE_URL_START = ("http://", "https://", "www.")
 PLAIN = re.compile(r"[^<`!\[\\\nhHwW]+")
-SIMPLE_BRACKET = re.compile(r"\[[^\[\]\n]*\]")
-"""Brackets around plain text ("[1]", "[x]"): no link can start or end inside them."""
 HOLD_LIMIT = 4096
 """Longest construct held back while streaming; past it, the text is judged as it stands."""
 URL_SAFE = "/:?#@!$'*+,;=%-._~[]"
@@ -138,6 +136,8 @@ class SafeMarkdown:
         """Whether this filters a link's text (on one line): no fence or definition opens in
         it, and no bracket, so that none can end the link early or nest another in it."""
         self._pending = ""
+        self._ended = False
+        """Whether the whole text has arrived (nothing can follow what is pending)."""
         self._at_line_start = not label
         self._fence: str | None = None
         """The open fence's marker (e.g. "```"), or None outside fenced code."""
@@ -161,6 +161,7 @@ class SafeMarkdown:
         return self.feed(text) + self.flush()
 
     def _drain(self, final: bool) -> str:
+        self._ended = final
         # Lines end as the renderer ends them: "\r\n" and a lone "\r" count as "\n" (a "\r"
         # that ends what has arrived waits: the next piece may start with its "\n").
         text, held = self._pending.replace("\r\n", "\n"), ""
@@ -300,20 +301,23 @@ class SafeMarkdown:
 
     def _bracket(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """A link or image: judged once whole. A bracket that opens none is left as it is
-        ("[1]"), or escaped when the renderer might still read one from it (an unmatched
-        bracket, one followed by ":", a destination this filter cannot read), so no link
-        reaches the page unjudged."""
+        ("[1]", a JSON array), or escaped when the renderer might still read one from it (an
+        unmatched bracket, one followed by ":", one around another link, which the renderer
+        may pair otherwise, a destination this filter cannot read), so no link reaches the
+        page unjudged."""
         image = text[i] == "!"
         open_at = i + 1 if image else i
         escaped = ("!", open_at) if image else ("\\[", i + 1)
         if image and (open_at >= len(text) or text[open_at] != "["):
             return None if open_at >= len(text) and not final else ("!", open_at)
         close = _matching(text, open_at, "[", "]")
-        if close is None or close + 1 >= len(text):
+        ends_text = close is not None and close + 1 >= len(text) and self._ended
+        if close is None or (close + 1 >= len(text) and not ends_text):
             return None if self._may_close(text, open_at, final) else escaped
-        if text[close + 1] != "(":
-            if text[close + 1] == ":" or not SIMPLE_BRACKET.fullmatch(text, open_at, close + 1):
-                return escaped  # a definition, or brackets the renderer may pair otherwise
+        if ends_text or text[close + 1] != "(":
+            after = "" if ends_text else text[close + 1]
+            if after == ":" or "](" in text[open_at:close]:
+                return escaped  # a definition, or a link inside that may pair it otherwise
             return ("!", open_at) if image else ("[", i + 1)
         end = _matching(text, close + 1, "(", ")")
         if end is None:

@@ -70,6 +70,8 @@ def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
         ("`<b>` stays code", "`<b>` stays code"),
         ("```html\n<script>x</script>\n```\n<i>", "```html\n<script>x</script>\n```\n&lt;i>"),
         ("QoS [1] and DDS [2].", "QoS [1] and DDS [2]."),
+        ("QoS is reliable [1]", "QoS is reliable [1]"),  # a citation that ends the answer
+        ('"presets": [\n  ["react", {}]\n]', '"presets": [\n  ["react", {}]\n]'),
         ("- item\n  ```\n<script>\n  ```", "- item\n```\n<script>\n```"),
         # a code span holding `|` is escaped like prose wherever it stands: in a table row the
         # renderer splits its cells at that `|` before it sees code, and whether a line ends up
