@@ -15,7 +15,7 @@ still reach the reader at once:
   otherwise only its alt text stays;
 - a line that would define a reference link (`[id]: url`, in a quote or a list item too) is
   escaped, so it defines nothing, and a bracket that could still open a link the filter did
-  not judge (unmatched, or followed by `:`) is escaped too;
+  not judge (unmatched, followed by `:`, or around another link) is escaped too;
 - a bare URL (which GFM renderers turn into a link) to any other host is shown as text that
   no autolinker links (a zero-width space after its scheme).
 
