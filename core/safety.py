@@ -173,7 +173,7 @@ class SafeMarkdown:
         while i < len(text):
             hold_all = final or len(text) - i > HOLD_LIMIT
             if self._at_line_start:
-                step = self._line_start(text, i, hold_all, final)
+                step = self._line_start(text, i, hold_all)
                 if step is None:
                     break
                 emitted, i = step
@@ -196,7 +196,7 @@ class SafeMarkdown:
         self._pending = text[i:] + held
         return "".join(out)
 
-    def _line_start(self, text: str, i: int, final: bool, ended: bool) -> tuple[str, int] | None:
+    def _line_start(self, text: str, i: int, final: bool) -> tuple[str, int] | None:
         """Judge the start of a line: a fence, a reference definition, or ordinary text. A
         line judged before it is whole (past the hold limit) opens no fence: the rest of it
         may hold a backtick, which no fence's info string can."""
@@ -209,7 +209,7 @@ class SafeMarkdown:
             return None
         self._at_line_start = False
         fence = FENCE.match(line)
-        whole = end >= 0 or ended
+        whole = end >= 0 or self._ended
         if (
             fence
             and (whole or self._fence is not None)

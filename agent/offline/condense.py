@@ -88,6 +88,13 @@ def about_the_page(question: str, page_title: str | None) -> str | None:
     return f"{question} ({title})"
 
 
+def asking_part(question: str) -> str:
+    """The sentences of `question` that ask, with the topic condensing appended to a follow-up:
+    what the reader asks about, without the scene they set before asking."""
+    asked = appended_topic(question)[0]
+    return asking_sentences(asked) + question.strip()[len(asked) :]
+
+
 def appended_topic(question: str) -> tuple[str, str]:
     """The question and the topic `condense_rules` appended to it ("(ROS 2 topic)"; "" when
     none). The topic belongs to the whole question, not to its last sentence: grading reads it

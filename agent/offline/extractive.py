@@ -33,12 +33,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from agent.offline.cohesion import Place, answering_rows, introduces, with_context
-from agent.offline.condense import appended_topic
+from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
     Unit,
     answer_terms,
-    asking_sentences,
     asks_advice,
     asks_amount,
     asks_for_code,
@@ -234,11 +233,9 @@ def _asked_directly(question: str, parsed: list[list[Unit]], headings: list[str]
     """Whether a question that sets a scene before it asks is met directly in what it asks:
     the scene's words (the reader's setup, symptoms, earlier attempts) need not be in the book
     ("…the HTML it dumps gets chopped off with '...'. How do I get it to print more?")."""
-    asked = appended_topic(question)[0]
-    asking = asking_sentences(asked)
-    if asking == asked.strip():
+    own = asking_part(question)
+    if own == question.strip():
         return False
-    own = asking + question.strip()[len(asked) :]
     units = _score_units(own, parsed, headings)
     return not _only_touched([e for e in units if not is_heading(e.text)])
 

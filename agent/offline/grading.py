@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from agent.offline.condense import appended_topic
+from agent.offline.condense import appended_topic, asking_part
 from agent.offline.text import (
     QUOTED,
     asking_sentences,
@@ -68,8 +68,7 @@ def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
     follow-up's earlier topic): a name in the scene a question sets ("Our CI machines are
     slow… What is the default waiting limit?") is the reader's setting, as in `passing_names`.
     """
-    asked = appended_topic(question)[0]
-    question = asking_sentences(asked) + question.strip()[len(asked) :]
+    question = asking_part(question)
     file_types = FILE_TYPE.findall(QUOTED.sub(" ", question))
     return [
         name
