@@ -1,12 +1,13 @@
 """Per-request knobs of the graph (its LangGraph context). Deployment settings are elsewhere."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from langgraph.runtime import Runtime
 
 from agent import prompts
 from agent.offline.grading import GradeThresholds
+from agent.offline.ranking import CROSS_WEIGHT, RerankWeights
 
 
 @dataclass(kw_only=True)
@@ -24,6 +25,11 @@ class Context(GradeThresholds):
     reranker: Literal["heuristic", "llm", "none"] = "heuristic"
     """`llm` adds a listwise LLM rerank of the top candidates when an LLM is configured;
     `none` keeps the retrieval order (for measuring what reranking adds)."""
+    rerank_weights: dict[str, float] = field(default_factory=dict)
+    """Weights of the offline reranker's signals by name (`RerankWeights`), replacing the
+    shipped fit for those named; `bench.quality` sets weights fitted on other books."""
+    cross_weight: float = CROSS_WEIGHT
+    """How much the cross-encoder's reading of the first candidates counts (0: not read)."""
     decomposer: Literal["rules", "llm"] = "rules"
     """How a question in several parts is split before searching: by its grammar
     (`agent.offline.decompose`), or, with `llm` and an LLM configured, by the LLM (the rules
@@ -43,6 +49,10 @@ class Context(GradeThresholds):
     rewrite_prompt: str = field(default=prompts.REWRITE_SYSTEM)
     rerank_prompt: str = field(default=prompts.RERANK_SYSTEM)
     decompose_prompt: str = field(default=prompts.DECOMPOSE_SYSTEM)
+
+    def ranking_weights(self) -> RerankWeights:
+        """The reranker's weights for this turn: the shipped fit, with `rerank_weights`."""
+        return replace(RerankWeights(), **self.rerank_weights)
 
 
 def context_of(runtime: Runtime[Context]) -> Context:

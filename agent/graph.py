@@ -46,7 +46,7 @@ from agent.offline.grading import (
     unnamed_flags,
 )
 from agent.offline.ranking import cover_parts, one_per_section, rank_candidates, rerank_top
-from agent.offline.text import structural_intent
+from agent.offline.text import answer_terms, structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
 from agent.resources import current_resources
@@ -230,9 +230,9 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     parts = state.get("question_parts", [])
-    cross_candidates = resources.settings.cross_encoder_candidates
+    cross_candidates = resources.settings.cross_encoder_candidates if ctx.cross_weight else 0
     ranked = await asyncio.to_thread(
-        _offline_order, question, state["candidates"], parts, vocabulary, cross_candidates
+        _offline_order, question, state["candidates"], parts, vocabulary, cross_candidates, ctx
     )
     if ctx.reranker != "llm" or not ranked:
         return {"candidates": ranked}
@@ -278,13 +278,18 @@ def _offline_order(
     parts: list[str],
     vocabulary: Vocabulary,
     cross_candidates: int,
+    ctx: Context,
 ) -> list[Candidate]:
     """The reranker's order, the first few read by the cross-encoder, each part of the
     question given its places (CPU-bound: run it in a thread, off the event loop)."""
+    weights = ctx.ranking_weights()
     ranked = rerank_top(
-        question, rank_candidates(question, candidates, vocabulary), cross_candidates
+        question,
+        rank_candidates(question, candidates, vocabulary, weights),
+        cross_candidates,
+        ctx.cross_weight,
     )
-    return one_per_section(cover_parts(ranked, parts, vocabulary))
+    return one_per_section(cover_parts(ranked, parts, vocabulary, weights))
 
 
 async def _kept_offline(
@@ -357,20 +362,26 @@ async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     answer as a complete one.
     """
     out = await _answer_stream()
+    index = (await current_resources()).searcher.index
+    vocabulary = await asyncio.to_thread(book_vocabulary, index)
     result, changes = await with_llm_or_offline(
         state,
         "answer",
         lambda model: _answer_with_llm(model, out, state, runtime),
-        lambda llm_down: _answer_extractively(out, state, llm_down),
+        lambda llm_down: _answer_extractively(out, state, vocabulary, llm_down),
     )
     return {**result, **changes}
 
 
-def _answer_extractively(out: AnswerStream, state: State, llm_down: bool) -> dict[str, Any]:
+def _answer_extractively(
+    out: AnswerStream, state: State, vocabulary: Vocabulary, llm_down: bool
+) -> dict[str, Any]:
     documents = state["documents"]
     texts = [d["payload"]["text"] for d in documents]
     headings = [d["payload"].get("heading", "") for d in documents]
-    excerpts = extractive.select_excerpts(state["standalone_question"], texts, headings)
+    question = state["standalone_question"]
+    everyday = vocabulary.everyday(answer_terms(question))
+    excerpts = extractive.select_excerpts(question, texts, headings, everyday)
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
     sources = number_sources([documents[i] for i in order], out.policy.site_url)

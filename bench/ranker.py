@@ -38,15 +38,10 @@ from agent.offline.cross_encoder import best_passage, cross_encoder
 from agent.offline.ranking import CROSS_WEIGHT, RerankWeights, read_count, reading
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
-from bench.setup import BENCH_DATA, CORPORA, QUESTIONS, bench_settings
+from bench.setup import BENCH_DATA, CORPORA, QUESTION_SETS, bench_settings
 from core.settings import get_settings
 from ingest.recorded import run_ingest
 
-BOOKS = {
-    "humanoid-textbook": QUESTIONS / "humanoid_questions.jsonl",
-    "redux-docs": QUESTIONS / "redux_questions.jsonl",
-    "prettier-docs": QUESTIONS / "prettier_questions.jsonl",
-}
 SIGNALS = [f.name for f in fields(RerankWeights)]
 L2 = 0.01
 CROSS_GRID = (0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5)
@@ -69,9 +64,12 @@ def book_questions(name: str) -> list[Ranked]:
         book_id=f"bench-{name}", llm_model=None, data_dir=BENCH_DATA / "ranker"
     )
     run_ingest(settings, CORPORA / name / "docs")
-    resources = build_resources(settings)
-    questions = [q for q in load_questions(BOOKS[name]) if q.is_retrieval_question]
-    return [_ranked(question, resources) for question in questions]
+    return collect(load_questions(QUESTION_SETS[name]), build_resources(settings))
+
+
+def collect(questions: list[EvalQuestion], resources: Resources) -> list[Ranked]:
+    """The candidates' signals of every retrieval question among `questions`."""
+    return [_ranked(q, resources) for q in questions if q.is_retrieval_question]
 
 
 def _ranked(question: EvalQuestion, resources: Resources) -> Ranked:
@@ -181,6 +179,12 @@ def shipped_scale(weights: np.ndarray) -> np.ndarray:
     return weights / max(abs(weights).max(), 1e-9) * 1.5
 
 
+def held_out_weights(books: list[list[Ranked]]) -> tuple[dict[str, float], float]:
+    """Signal weights (by name) and a cross-encoder weight fitted on `books` alone."""
+    weights = shipped_scale(fit(books))
+    return dict(zip(SIGNALS, weights.tolist(), strict=True)), choose_cross_weight(books, weights)
+
+
 def _weights_line(weights: np.ndarray) -> str:
     return ", ".join(f"{name}={value:.2f}" for name, value in zip(SIGNALS, weights, strict=True))
 
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     if not CORPORA.is_dir():
         print(f"no corpora at {CORPORA}; nothing to measure", file=sys.stderr)
         return 1
-    books = {name: book_questions(name) for name in BOOKS}
+    books = {name: book_questions(name) for name in QUESTION_SETS}
     shipped = np.array([asdict(RerankWeights())[name] for name in SIGNALS])
     print("| book: weights | hit@1 | hit@5 | MRR@10 | cross hit@5 | gold in pool |")
     print("|---|---|---|---|---|---|")

@@ -11,6 +11,12 @@ REPO = Path(__file__).resolve().parents[1]
 CORPORA = REPO.parent / "shared" / "corpora"
 QUESTIONS = REPO / "tests" / "data"
 BENCH_DATA = REPO / ".data" / "bench"
+QUESTION_SETS = {
+    "humanoid-textbook": QUESTIONS / "humanoid_questions.jsonl",
+    "redux-docs": QUESTIONS / "redux_questions.jsonl",
+    "prettier-docs": QUESTIONS / "prettier_questions.jsonl",
+}
+"""Each shared corpus and the question set written for it."""
 
 
 def bench_settings(**overrides: object) -> Settings:

@@ -170,8 +170,15 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
     return excerpts
 
 
-def select_excerpts(question: str, texts: list[str], headings: list[str]) -> list[Excerpt]:
-    """The excerpts of `texts` (best document first) that answer `question`, in reading order."""
+def select_excerpts(
+    question: str, texts: list[str], headings: list[str], everyday: frozenset[int] = frozenset()
+) -> list[Excerpt]:
+    """The excerpts of `texts` (best document first) that answer `question`, in reading order.
+
+    `everyday` are the question's terms that are on most of the book's pages (see
+    `Vocabulary.everyday`): another source's unit that shares only these with the question
+    ("The robot drives in a circle." for "How do I make my robot see obstacles?" in a
+    robotics book) does not speak, unless every topic term of the question is one of them."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
@@ -181,9 +188,11 @@ def select_excerpts(question: str, texts: list[str], headings: list[str]) -> lis
     structural = _structural(question, excerpts, headings)
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
-    chosen = special or _prose(excerpts)
+    if not answer_terms(question) - everyday:
+        everyday = frozenset()
+    chosen = special or _prose(excerpts, everyday)
     if not special:  # a prose answer: what the units chosen by shared words leave out
-        chosen += _named_sections(question, parsed, headings, chosen, excerpts)
+        chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -294,16 +303,18 @@ def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
     return [ranked[0], *(e for e in ranked[1:] if e.coverage > 0 and e.coverage >= floor)]
 
 
-def _prose(excerpts: list[Excerpt]) -> list[Excerpt]:
-    """The best source's most relevant units, then what the others add. Long programs are left
-    out unless the sources hold nothing else; a source that is only a program gives way."""
+def _prose(excerpts: list[Excerpt], everyday: frozenset[int]) -> list[Excerpt]:
+    """The best source's most relevant units, then what the others add (none that shares only
+    `everyday` terms with the question). Long programs are left out unless the sources hold
+    nothing else; a source that is only a program gives way."""
     excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
     first = min(e.document for e in excerpts)
     own = [e for e in excerpts if e.document == first]
     chosen = _best(own)[:FIRST_UNITS]
     if _only_touched(chosen):
         chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
-    return chosen + _from_others(chosen, [e for e in excerpts if e.document > first])
+    others = [e for e in excerpts if e.document > first and not e.topic <= everyday]
+    return chosen + _from_others(chosen, others)
 
 
 def _named_sections(
@@ -312,11 +323,13 @@ def _named_sections(
     headings: list[str],
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
+    everyday: frozenset[int],
 ) -> list[Excerpt]:
     """The best unit of the best-ranked source whose heading names the question (for a
     question in parts, each part: "the difference between `--check` and `--list-different`"),
     when that source has not spoken: the units chosen by shared words often come from a
-    source that names the topic in passing, and the section named after it says what it is."""
+    source that names the topic in passing, and the section named after it says what it is.
+    A heading that shares only `everyday` terms with the question does not name it."""
     by_place = {(e.document, e.position): e for e in excerpts}
     spoken = {e.document for e in chosen}
     added: list[Excerpt] = []
@@ -327,7 +340,9 @@ def _named_sections(
             (
                 d
                 for d, h in enumerate(headings)
-                if wanted and 2 * len(wanted & terms(h)) >= len(wanted)
+                if wanted
+                and 2 * len(wanted & terms(h)) >= len(wanted)
+                and (wanted & terms(h)) - everyday
             ),
             None,
         )

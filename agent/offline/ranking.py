@@ -168,7 +168,10 @@ PLACES_PER_PART = 2
 
 
 def cover_parts(
-    ranked: list[Candidate], parts: list[str], vocabulary: Vocabulary
+    ranked: list[Candidate],
+    parts: list[str],
+    vocabulary: Vocabulary,
+    weights: RerankWeights | None = None,
 ) -> list[Candidate]:
     """`ranked` with each part's best sections moved up to follow the question's best one.
 
@@ -182,7 +185,10 @@ def cover_parts(
     by_part = [
         one_per_section(
             rank_candidates(
-                part, [{**c, "dense_score": _dense_for(c, n)} for c in ranked], vocabulary
+                part,
+                [{**c, "dense_score": _dense_for(c, n)} for c in ranked],
+                vocabulary,
+                weights,
             )
         )
         for n, part in enumerate(parts, start=1)

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from agent.offline.text import capitalised_terms, command_terms
 from core.store import BookIndex
 
+EVERYDAY_SHARE = 0.5
+"""A term on this share of a book's chunks is one of its everyday words."""
+
 
 @dataclass(frozen=True)
 class Vocabulary:
@@ -44,6 +47,13 @@ class Vocabulary:
         """Whether the book shows `name` only as a command (`deno x prettier`, never "Deno…"),
         whatever case a reader writes it in."""
         return bool(name) and name <= self.commands
+
+    def everyday(self, wanted: frozenset[int]) -> frozenset[int]:
+        """Those of `wanted` that are on at least `EVERYDAY_SHARE` of the book's chunks (a
+        robotics book's "robot", Redux's "state"): a passage holding only these is not about
+        the question."""
+        least = EVERYDAY_SHARE * self.chunks
+        return frozenset(t for t in wanted if self.document_frequency.get(t, 0) >= least)
 
     def coverage(self, wanted: frozenset[int], present: frozenset[int]) -> float:
         """IDF-weighted share of `wanted` terms found in `present` (1.0 when nothing is wanted)."""

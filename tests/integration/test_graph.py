@@ -227,3 +227,27 @@ async def test_a_lessons_objectives_do_not_outrank_the_section_that_teaches_it(b
     # reads that as an answer, the signals read it as a recap
     result = await ask(book, "How do I start several nodes at once?")
     assert result["sources"][0]["heading"] == "Launch Files"
+
+
+async def test_the_contexts_weights_decide_the_rerankers_order(book):
+    # weights fitted elsewhere (bench.quality's held-out rows) reach the reranker through the
+    # context: with every signal but `dense` weighed 0, candidates follow their cosine
+    only_dense = {name: 0.0 for name in Context().ranking_weights().__dataclass_fields__}
+    only_dense["dense"] = 1.0
+    state = await query_graph.ainvoke(
+        {"messages": [HumanMessage("How do I start several nodes at once?")]},
+        config={"configurable": {"resources": book}},
+        context=Context(rerank_weights=only_dense, cross_weight=0.0),
+    )
+    candidates = state["candidates"]
+    cosines = [c["dense_score"] for c in candidates]
+    assert [c["rerank_score"] for c in candidates] == pytest.approx(cosines)
+    assert cosines[0] == max(cosines)
+    assert all("cross" not in c["signals"] for c in candidates)
+
+
+def test_a_context_replaces_only_the_weights_it_names():
+    weights = Context(rerank_weights={"code": 0.5}).ranking_weights()
+    assert weights.code == 0.5 and weights.dense == Context().ranking_weights().dense
+    with pytest.raises(TypeError):
+        Context(rerank_weights={"no such signal": 1.0}).ranking_weights()

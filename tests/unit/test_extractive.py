@@ -2,11 +2,16 @@
 
 from agent.offline.cohesion import leans_back
 from agent.offline.extractive import ONLY_A_PREREQUISITE, ONLY_TOUCHED, compose, select_excerpts
-from agent.offline.text import parse_units
+from agent.offline.text import parse_units, terms
 
 
-def answer(question: str, texts: list[str], headings: list[str] | None = None) -> str:
-    excerpts = select_excerpts(question, texts, headings or [""] * len(texts))
+def answer(
+    question: str,
+    texts: list[str],
+    headings: list[str] | None = None,
+    everyday: frozenset[int] = frozenset(),
+) -> str:
+    excerpts = select_excerpts(question, texts, headings or [""] * len(texts), everyday)
     numbers = {document: n for n, document in enumerate(sorted({e.document for e in excerpts}), 1)}
     return "".join(compose(excerpts, numbers))
 
@@ -513,3 +518,26 @@ def test_the_same_code_shown_in_two_language_tabs_is_quoted_once():
     question = "One of my test files needs the steam oven for rye. How do I set that per file?"
     said = answer(question, [text], ["Oven modes"])
     assert said.count("@oven-mode steam") == 1
+
+
+def test_another_source_sharing_only_the_books_everyday_word_does_not_speak():
+    # in a bakery book "bread" is on most pages: a sentence that shares only it with the
+    # question is not about the question, from another source or under a heading naming it
+    sources = [
+        "A **banneton** gives the dough its shape while it rises. Dust it with rice flour.",
+        "Crust colour comes from the oven's heat. The bread is left to cool on a rack.",
+        "The bread rises overnight in the fridge.",
+    ]
+    headings = ["Proofing Baskets", "Baking", "Cold Bread"]
+    question = "How do I keep my bread from sticking to the basket?"
+    everyday = terms("bread")
+    said = answer(question, sources, headings, everyday)
+    assert "banneton" in said and "rack" not in said and "overnight" not in said
+    # without that knowledge, a sentence sharing "bread" speaks
+    assert "overnight" in answer(question, sources, headings)
+
+
+def test_every_topic_word_being_everyday_leaves_the_other_sources_free_to_speak():
+    sources = ["The bread is scored before baking.", "The bread cools on a rack."]
+    said = answer("Where does bread cool?", sources, ["Scoring", "Cooling"], terms("bread cool"))
+    assert "rack" in said
