@@ -4,10 +4,12 @@ Run: `python -m bench.spot --root DIR`, where `DIR/<name>/docs` holds each book'
 at the commit its set was written for (the README's quality section lists them; a book whose
 folder is missing is skipped). Each book is ingested into the bench store and its set scored
 through the whole graph as shipped (weights fitted on the three shared books, answers
-offline): one row per book, with the same columns as `bench.quality`.
+offline): one row per book, with the same columns as `bench.quality`. Per-question results
+go to `.data/bench/spot-<name>-{retrieval,answers}.json`.
 """
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -15,7 +17,7 @@ from agent.evaluation.harness import evaluate_answers, graph_retriever
 from agent.evaluation.metrics import evaluate_retrieval, load_questions
 from agent.resources import build_resources
 from bench.quality import ANSWERS, RETRIEVAL, cell
-from bench.setup import REPO, bench_settings
+from bench.setup import BENCH_DATA, REPO, bench_settings
 from ingest.recorded import run_ingest
 
 SPOT = REPO / "bench" / "spot"
@@ -41,6 +43,8 @@ def main(argv: list[str] | None = None) -> int:
         questions = load_questions(questions_file)
         retrieval = evaluate_retrieval(questions, graph_retriever(resources))
         answers = evaluate_answers(questions, resources)
+        for kind, report in (("retrieval", retrieval), ("answers", answers)):
+            (BENCH_DATA / f"spot-{name}-{kind}.json").write_text(json.dumps(report))
         cells = [cell(metric(retrieval)) for metric in RETRIEVAL.values()]
         cells += [cell(answers[key]) for key in ANSWERS]
         print(f"| {name} | {' | '.join(cells)} |", flush=True)

@@ -42,6 +42,7 @@ from agent.offline.text import (
     asks_amount,
     asks_for_code,
     asks_how_to,
+    asks_name,
     asks_why,
     emphasised,
     gives_advice,
@@ -53,6 +54,7 @@ from agent.offline.text import (
     is_heading,
     is_list_item,
     names_code,
+    names_in_code,
     parse_units,
     states_amount,
     structural_intent,
@@ -201,6 +203,8 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, gives_advice)
         if asks_amount(question):
             chosen += _stated(chosen, excerpts, states_amount)
+        if asks_name(question):
+            chosen += _names(chosen, excerpts)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -375,6 +379,23 @@ def _stated(
         return []
     found = [e for e in excerpts if e.document == first and e.coverage > 0 and states(e.text)]
     return sorted(found, key=lambda e: -e.score)[:1]
+
+
+def _names(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+    """For a question that asks which setting or API, the name from each source that speaks
+    without saying one: its most relevant unit that writes a name in code, however few of the
+    question's words it shares. A reference section says what an option does in prose and
+    names it only in its table (`bracketSameLine: <bool>`), and "Which settings give me
+    both?" is answered by the names."""
+    added = []
+    for document in dict.fromkeys(e.document for e in chosen):
+        if any(names_in_code(e.text) for e in chosen if e.document == document):
+            continue
+        named = [e for e in excerpts if e.document == document and names_in_code(e.text)]
+        named = [e for e in named if _readable(e.text)]
+        if named:
+            added.append(max(named, key=lambda e: e.score))
+    return added
 
 
 def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -73,6 +73,17 @@ ADVICE = re.compile(
     r"|\bdo not\b|\bdon't\b|\bnever\b|\bgood idea\b|\bbad idea\b",
     re.I,
 )
+NAME_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:\w+\s+)?(?:options?|settings?|flags?|config(?:uration)?s?|keys?"
+    r"|propert(?:y|ies)|parameters?|api|calls?|functions?|methods?|hooks?|plugins?|packages?)\b"
+    r"|\bwhat do (?:i|we) (?:set|pass|put|add|change)\b|\bwhat (?:can|should) (?:i|we) set\b"
+    r"|\bis there (?:a|an) (?:option|setting|flag)\b",
+    re.I,
+)
+LITERAL = re.compile(r"^(?:true|false|null|undefined|none|-?\d[\w.]*|\"[^\"]*\"|'[^']*')$", re.I)
+"""A code span that is a value, not a name: `true`, `"auto"`, `80`."""
+NAME_LETTERS = re.compile(r"[A-Za-z]{2}")
+"""A name has letters: `>` or `{}` is a symbol the prose talks about."""
 AMOUNT_ASKED = re.compile(
     r"\bhow (?:long|many|much|often|big|large|small|far|fast|soon|old|frequently)\b", re.I
 )
@@ -257,6 +268,23 @@ def states_amount(sentence: str) -> bool:
     seconds", "10 ms", "twice"): a bare number is as often a version, a count of nothing or an
     index."""
     return bool(AMOUNT.search(INLINE_CODE.sub(" ", sentence)))
+
+
+def asks_name(question: str) -> bool:
+    """Whether the question asks for the name of a setting or an API ("which option…", "what
+    do I set…", "which API call…"): its answer must say the name, as the docs write it in code."""
+    return bool(NAME_ASKED.search(asking_sentences(question)))
+
+
+def names_in_code(unit: str) -> bool:
+    """Whether a unit writes a name in code (`--bracket-same-line`, `bracketSameLine: <bool>`,
+    a short configuration block), not only a value (`true`, `"auto"`)."""
+    if is_code(unit):
+        return True
+    return any(
+        NAME_LETTERS.search(span) and not LITERAL.match(span.strip())
+        for span in INLINE_CODE.findall(unit)
+    )
 
 
 def emphasised(unit: str) -> bool:

@@ -22,6 +22,7 @@ from agent.offline.grading import (
 from agent.offline.text import (
     asks_advice,
     asks_amount,
+    asks_name,
     asks_for_code,
     asks_why,
     command_terms,
@@ -30,6 +31,7 @@ from agent.offline.text import (
     gives_reason,
     is_heading,
     split_units,
+    names_in_code,
     states_amount,
     structural_intent,
     terms,
@@ -165,6 +167,18 @@ def test_amounts_asked_for_and_stated():
     assert states_amount("Each crate weighs 2 kg.") and states_amount("It is 100% rye.")
     assert not states_amount("When the count goes down to 0, a timer starts.")
     assert not states_amount("Since Oven 18, set `timeout: 40` in `oven.toml`.")
+
+
+def test_names_asked_for_and_written_in_code():
+    assert asks_name("My crust keeps burning. Which setting lowers the top heat?")
+    assert asks_name("Which two options give me both?")
+    assert asks_name("What do I set so the oven preheats on its own?")
+    assert asks_name("Is there an option to skip the second proof?")
+    assert not asks_name("What does the second proof do to the crumb?")
+    assert names_in_code("| `false` | `--steam-burst` | `steamBurst: <bool>` |")
+    assert names_in_code("Set `topHeat` lower.") and names_in_code("```toml\nsteam = 2\n```")
+    assert not names_in_code('- `true` - Bake with steam.') and not names_in_code('Use `"auto"`.')
+    assert not names_in_code("Put the `>` of a tag on the last line.")
 
 
 def test_reasons_asked_for_and_given():

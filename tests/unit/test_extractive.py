@@ -541,3 +541,23 @@ def test_every_topic_word_being_everyday_leaves_the_other_sources_free_to_speak(
     sources = ["The bread is scored before baking.", "The bread cools on a rack."]
     said = answer("Where does bread cool?", sources, ["Scoring", "Cooling"], terms("bread cool"))
     assert "rack" in said
+
+
+def test_a_question_asking_for_settings_gets_each_speaking_sources_name_in_code():
+    # a reference section says what an option does in prose and names it only in its table
+    steam = (
+        "Add a burst of steam when the loaf goes in.\n\n"
+        "- `true` - Steam the oven.\n- `false` - Bake dry.\n\n"
+        "| Default | CLI Override | API Override |\n| --- | --- | --- |\n"
+        "| `false` | `--steam-burst` | `steamBurst: <bool>` |"
+    )
+    heat = (
+        "Lower the top element so the crust browns slowly.\n\n"
+        "| Default | CLI Override | API Override |\n| --- | --- | --- |\n"
+        "| `220` | `--top-heat <int>` | `topHeat: <int>` |"
+    )
+    question = "I want a glossy crust that browns slowly. Which settings give me both?"
+    said = answer(question, [steam, heat], ["Steam Burst", "Top Heat"])
+    assert "steamBurst" in said and "topHeat" in said
+    # a question that does not ask for a name keeps to the prose
+    assert "topHeat" not in answer("Why should the crust brown slowly?", [heat], ["Top Heat"])
