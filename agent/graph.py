@@ -230,7 +230,7 @@ async def rerank(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     question = state["standalone_question"]
     vocabulary = await asyncio.to_thread(book_vocabulary, resources.searcher.index)
     parts = state.get("question_parts", [])
-    cross_candidates = resources.settings.cross_encoder_candidates if ctx.cross_weight else 0
+    cross_candidates = resources.settings.cross_encoder_candidates
     ranked = await asyncio.to_thread(
         _offline_order, question, state["candidates"], parts, vocabulary, cross_candidates, ctx
     )
