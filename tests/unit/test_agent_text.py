@@ -22,16 +22,16 @@ from agent.offline.grading import (
 from agent.offline.text import (
     asks_advice,
     asks_amount,
-    asks_name,
     asks_for_code,
+    asks_name,
     asks_why,
     command_terms,
     emphasised,
     gives_advice,
     gives_reason,
     is_heading,
-    split_units,
     names_in_code,
+    split_units,
     states_amount,
     structural_intent,
     terms,
@@ -177,7 +177,7 @@ def test_names_asked_for_and_written_in_code():
     assert not asks_name("What does the second proof do to the crumb?")
     assert names_in_code("| `false` | `--steam-burst` | `steamBurst: <bool>` |")
     assert names_in_code("Set `topHeat` lower.") and names_in_code("```toml\nsteam = 2\n```")
-    assert not names_in_code('- `true` - Bake with steam.') and not names_in_code('Use `"auto"`.')
+    assert not names_in_code("- `true` - Bake with steam.") and not names_in_code('Use `"auto"`.')
     assert not names_in_code("Put the `>` of a tag on the last line.")
 
 
