@@ -79,7 +79,7 @@ bench: setup
 	$(BIN)/python -m bench.safety
 
 # The long ones, on the shared corpora next to the checkout: quality on three books, every
-# fitted weight fitted on the other two books, beside the naive baseline (about 20 minutes),
+# fitted weight fitted on the other two books, beside the naive baseline (about 30 minutes),
 # and the 1k/10k/50k-chunk scale comparison of the embedded engines (about 40).
 bench-quality: setup
 	$(BIN)/python -m bench.quality

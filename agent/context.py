@@ -1,6 +1,6 @@
 """Per-request knobs of the graph (its LangGraph context). Deployment settings are elsewhere."""
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal
 
 from langgraph.runtime import Runtime
@@ -49,6 +49,15 @@ class Context(GradeThresholds):
     rewrite_prompt: str = field(default=prompts.REWRITE_SYSTEM)
     rerank_prompt: str = field(default=prompts.RERANK_SYSTEM)
     decompose_prompt: str = field(default=prompts.DECOMPOSE_SYSTEM)
+
+    def __post_init__(self) -> None:
+        signals = {f.name for f in fields(RerankWeights)}
+        unknown = sorted(set(self.rerank_weights) - signals)
+        if unknown:
+            raise ValueError(
+                f"rerank_weights names no signal of the reranker: {', '.join(unknown)} "
+                f"(its signals: {', '.join(sorted(signals))})"
+            )
 
     def ranking_weights(self) -> RerankWeights:
         """The reranker's weights for this turn: the shipped fit, with `rerank_weights`."""

@@ -249,5 +249,5 @@ async def test_the_contexts_weights_decide_the_rerankers_order(book):
 def test_a_context_replaces_only_the_weights_it_names():
     weights = Context(rerank_weights={"code": 0.5}).ranking_weights()
     assert weights.code == 0.5 and weights.dense == Context().ranking_weights().dense
-    with pytest.raises(TypeError):
-        Context(rerank_weights={"no such signal": 1.0}).ranking_weights()
+    with pytest.raises(ValueError, match="no signal of the reranker: no such signal"):
+        Context(rerank_weights={"no such signal": 1.0})
