@@ -462,7 +462,8 @@ def _short(code: str) -> bool:
 
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
-    """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream."""
+    """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream. The
+    answer opens with its first excerpt, not with the blank line a table or heading takes."""
     pieces = []
     after_line = False  # a sentence after a heading or list item starts a new paragraph
     for excerpt in excerpts:
@@ -480,6 +481,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
             paragraph = "\n\n" if after_line else ""
             pieces.append(f"{paragraph}{excerpt.text} {citation} ")
         after_line = is_heading(excerpt.text) or is_list_item(excerpt.text)
+    if pieces:
+        pieces[0] = pieces[0].lstrip()
     return pieces
 
 

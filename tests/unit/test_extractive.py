@@ -440,7 +440,7 @@ def test_an_answer_from_a_section_named_after_an_option_says_the_option():
         [text],
         ["--strict-recipe"],
     )
-    assert said.lstrip().startswith("**--strict-recipe**")
+    assert said.startswith("**--strict-recipe**")
     assert "refuses to start" in said
 
 
@@ -561,3 +561,12 @@ def test_a_question_asking_for_settings_gets_each_speaking_sources_name_in_code(
     assert "steamBurst" in said and "topHeat" in said
     # a question that does not ask for a name keeps to the prose
     assert "topHeat" not in answer("Why should the crust brown slowly?", [heat], ["Top Heat"])
+
+
+def test_an_answer_that_opens_with_a_table_starts_with_the_table():
+    text = (
+        "| Flour | Protein |\n| --- | --- |\n| bread | 13 % |\n| cake | 8 % |\n\n"
+        "Store flour in a cool, dry cupboard."
+    )
+    said = answer("Which flour has the most protein?", [text], ["Flours"])
+    assert said.startswith("| Flour | Protein |")
