@@ -391,8 +391,11 @@ def _names(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     for document in dict.fromkeys(e.document for e in chosen):
         if any(names_in_code(e.text) for e in chosen if e.document == document):
             continue
-        named = [e for e in excerpts if e.document == document and names_in_code(e.text)]
-        named = [e for e in named if _readable(e.text)]
+        named = [
+            e
+            for e in excerpts
+            if e.document == document and names_in_code(e.text) and _readable(e.text)
+        ]
         if named:
             added.append(max(named, key=lambda e: e.score))
     return added
