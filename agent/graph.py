@@ -381,7 +381,10 @@ def _answer_extractively(
     headings = [d["payload"].get("heading", "") for d in documents]
     question = state["standalone_question"]
     everyday = vocabulary.everyday(answer_terms(question))
-    excerpts = extractive.select_excerpts(question, texts, headings, everyday)
+    restating = frozenset(
+        i for i, d in enumerate(documents) if d.get("signals", {}).get("recap", 0.0) < 0
+    )
+    excerpts = extractive.select_excerpts(question, texts, headings, everyday, restating)
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
     sources = number_sources([documents[i] for i in order], out.policy.site_url)

@@ -35,7 +35,7 @@ import numpy as np
 from agent.evaluation.harness import query_state
 from agent.evaluation.metrics import EvalQuestion, hits_section, load_questions, rank_summary
 from agent.offline.cross_encoder import best_passage, cross_encoder
-from agent.offline.ranking import CROSS_WEIGHT, RerankWeights, read_count, reading
+from agent.offline.ranking import CROSS_WEIGHT, RerankWeights, read_count, readings
 from agent.resources import Resources, build_resources
 from agent.retrieval.sources import hit_from
 from bench.setup import BENCH_DATA, CORPORA, QUESTION_SETS, bench_settings
@@ -94,10 +94,10 @@ def first_rank(ranked: Ranked, weights: np.ndarray, cross_weight: float = 0.0) -
     first = order[: get_settings().cross_encoder_candidates]
     top = first[: read_count(scores[first].tolist())]
     recap = SIGNALS.index("recap")
-    reread = [
-        scores[i] + reading(cross_weight * ranked.cross[i], ranked.signals[i, recap] < 0)
-        for i in top
-    ]
+    bonuses = readings(
+        [cross_weight * ranked.cross[i] for i in top], [ranked.signals[i, recap] < 0 for i in top]
+    )
+    reread = [scores[i] + bonus for i, bonus in zip(top, bonuses, strict=True)]
     order[: len(top)] = top[np.argsort(-np.array(reread), kind="stable")]
     seen: set[int] = set()
     for rank, index in enumerate(order, start=1):

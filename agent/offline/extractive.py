@@ -173,14 +173,22 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
 
 
 def select_excerpts(
-    question: str, texts: list[str], headings: list[str], everyday: frozenset[int] = frozenset()
+    question: str,
+    texts: list[str],
+    headings: list[str],
+    everyday: frozenset[int] = frozenset(),
+    restating: frozenset[int] = frozenset(),
 ) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order.
 
     `everyday` are the question's terms that are on most of the book's pages (see
     `Vocabulary.everyday`): another source's unit that shares only these with the question
     ("The robot drives in a circle." for "How do I make my robot see obstacles?" in a
-    robotics book) does not speak, unless every topic term of the question is one of them."""
+    robotics book) does not speak, unless every topic term of the question is one of them.
+    `restating` are the documents the reranker read as recaps (objectives, summaries): they
+    restate what the others teach, so after a better-ranked source has spoken they add
+    nothing ("Decide between a topic, a service and an action" after the sections that
+    explain each)."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
@@ -192,7 +200,7 @@ def select_excerpts(
     special = structural or prerequisite or _code(question, excerpts)
     if not answer_terms(question) - everyday:
         everyday = frozenset()
-    chosen = special or _prose(excerpts, everyday)
+    chosen = special or _prose(excerpts, everyday, restating)
     if not special:  # a prose answer: what the units chosen by shared words leave out
         chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday)
         if asks_how_to(question):
@@ -307,17 +315,24 @@ def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
     return [ranked[0], *(e for e in ranked[1:] if e.coverage > 0 and e.coverage >= floor)]
 
 
-def _prose(excerpts: list[Excerpt], everyday: frozenset[int]) -> list[Excerpt]:
+def _prose(
+    excerpts: list[Excerpt], everyday: frozenset[int], restating: frozenset[int]
+) -> list[Excerpt]:
     """The best source's most relevant units, then what the others add (none that shares only
-    `everyday` terms with the question). Long programs are left out unless the sources hold
-    nothing else; a source that is only a program gives way."""
+    `everyday` terms with the question, none from a `restating` source). Long programs are
+    left out unless the sources hold nothing else; a source that is only a program gives
+    way."""
     excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
     first = min(e.document for e in excerpts)
     own = [e for e in excerpts if e.document == first]
     chosen = _best(own)[:FIRST_UNITS]
     if _only_touched(chosen):
         chosen += [e for e in own[:OPENING_UNITS] if e not in chosen]
-    others = [e for e in excerpts if e.document > first and not e.topic <= everyday]
+    others = [
+        e
+        for e in excerpts
+        if e.document > first and not e.topic <= everyday and e.document not in restating
+    ]
     return chosen + _from_others(chosen, others)
 
 

@@ -135,14 +135,15 @@ def rerank_top(
         for c in top
     ]
     logits = cross_encoder().scores(question, passages)
+    recaps = [c.get("signals", {}).get("recap", 0.0) < 0 for c in top]
+    bonuses = readings([weight * logit for logit in logits], recaps)
     rescored: list[Candidate] = [
         {
             **c,
-            "rerank_score": c.get("rerank_score", 0.0)
-            + reading(weight * logit, c.get("signals", {}).get("recap", 0.0) < 0),
+            "rerank_score": c.get("rerank_score", 0.0) + bonus,
             "signals": {**c.get("signals", {}), "cross": logit},
         }
-        for c, logit in zip(top, logits, strict=True)
+        for c, logit, bonus in zip(top, logits, bonuses, strict=True)
     ]
     rescored.sort(key=lambda c: c["rerank_score"], reverse=True)
     return rescored + ranked[len(top) :]
@@ -154,13 +155,16 @@ def read_count(scores: Sequence[float]) -> int:
     return sum(1 for score in scores if scores[0] - score < CROSS_MARGIN)
 
 
-def reading(bonus: float, recap: bool) -> float:
-    """What the cross-encoder's reading adds to a candidate's score. A section the signals
+def readings(bonuses: list[float], recaps: list[bool]) -> list[float]:
+    """What the cross-encoder's reading adds to each candidate's score. A section the signals
     read as a recap (objectives, a summary: `recap` -1) restates topics that other sections
     explain, and a cross-encoder reads a restatement as an answer ("Start several nodes with
     one Python launch file" for "How do I start several nodes at once?"), so its reading may
-    lower such a section but not raise it."""
-    return min(bonus, 0.0) if recap else bonus
+    lower such a section but not raise it, above zero or above any section it read that
+    teaches."""
+    teaching = [b for b, recap in zip(bonuses, recaps, strict=True) if not recap]
+    ceiling = min([0.0, *teaching])
+    return [min(b, ceiling) if recap else b for b, recap in zip(bonuses, recaps, strict=True)]
 
 
 PLACES_PER_PART = 2

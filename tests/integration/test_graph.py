@@ -229,6 +229,18 @@ async def test_a_lessons_objectives_do_not_outrank_the_section_that_teaches_it(b
     assert result["sources"][0]["heading"] == "Launch Files"
 
 
+async def test_a_comparison_is_answered_from_the_sections_that_teach_it_not_the_objectives(book):
+    # "Decide between a topic, a service and an action" holds every word of the question; the
+    # cross-encoder reads the teaching sections as poor answers, which must not lift the
+    # objectives above them
+    result = await ask(book, "What's the difference between a topic and a service?")
+    headings = [source["heading"] for source in result["sources"]]
+    assert headings[0] != "Learning Objectives"
+    assert "Three Ways to Communicate" in [
+        d["payload"]["heading_path"][-1] for d in result["documents"]
+    ]
+
+
 async def test_the_contexts_weights_decide_the_rerankers_order(book):
     # weights fitted elsewhere (bench.quality's held-out rows) reach the reranker through the
     # context: with every signal but `dense` weighed 0, candidates follow their cosine

