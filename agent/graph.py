@@ -381,8 +381,12 @@ def _answer_extractively(
     headings = [d["payload"].get("heading", "") for d in documents]
     question = state["standalone_question"]
     everyday = vocabulary.everyday(answer_terms(question))
-    restating = frozenset(
-        i for i, d in enumerate(documents) if d.get("signals", {}).get("recap", 0.0) < 0
+    restating = (
+        frozenset()
+        if structural_intent(question)
+        else frozenset(
+            i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
+        )
     )
     excerpts = extractive.select_excerpts(question, texts, headings, everyday, restating)
     order = list(dict.fromkeys(e.document for e in excerpts))

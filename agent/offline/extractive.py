@@ -185,10 +185,12 @@ def select_excerpts(
     `Vocabulary.everyday`): another source's unit that shares only these with the question
     ("The robot drives in a circle." for "How do I make my robot see obstacles?" in a
     robotics book) does not speak, unless every topic term of the question is one of them.
-    `restating` are the documents the reranker read as recaps (objectives, summaries): they
-    restate what the others teach, so after a better-ranked source has spoken they add
-    nothing ("Decide between a topic, a service and an action" after the sections that
-    explain each)."""
+    `restating` are the structural sections among them (objectives, summaries, exercises,
+    prerequisites) when the question does not ask for one: they restate what other sections
+    teach or list what to have done first, so after a better-ranked source has spoken they
+    add nothing ("Decide between a topic, a service and an action" after the sections that
+    explain each; "You should have written the talker and listener…" after the tools that
+    list running topics)."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)

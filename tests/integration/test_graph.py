@@ -241,6 +241,15 @@ async def test_a_comparison_is_answered_from_the_sections_that_teach_it_not_the_
     ]
 
 
+async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
+    # the Launch Files lesson's prerequisites ("You should have written the talker and
+    # listener of Nodes and Topics…") share the question's words but answer nothing
+    result = await ask(book, "How do I see what topics are running?")
+    assert "ros2 topic list" in result["answer"]
+    assert "Prerequisites" not in [source["heading"] for source in result["sources"]]
+    assert "You should have written" not in result["answer"]
+
+
 async def test_the_contexts_weights_decide_the_rerankers_order(book):
     # weights fitted elsewhere (bench.quality's held-out rows) reach the reranker through the
     # context: with every signal but `dense` weighed 0, candidates follow their cosine
