@@ -20,6 +20,9 @@ QUESTION_FRAMING = (
     "summarize summary see cover covers covered say says"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
+FRAMING_PHRASE = re.compile(r"\b(?:stands?|stood) for\b|\bshort for\b", re.IGNORECASE)
+"""Phrases that frame a question though their words need not ("What does URDF stand for?"
+asks about URDF; "How does the robot stand up?" is about standing)."""
 CHAT_WORDS = frozenset(
     ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
 )
@@ -205,7 +208,7 @@ def framing_terms() -> frozenset[int]:
 
 def topic_terms(question: str) -> frozenset[int]:
     """The terms that say what a question is about."""
-    return terms(question) - framing_terms()
+    return terms(FRAMING_PHRASE.sub(" ", question)) - framing_terms()
 
 
 def answer_terms(question: str) -> frozenset[int]:

@@ -338,3 +338,15 @@ def test_a_question_about_this_lesson_takes_the_title_of_the_page_the_reader_is_
     )
     assert about_the_page("What is a ROS 2 node?", "Voice to Action") is None
     assert about_the_page(question, None) is None
+
+
+def test_asking_what_an_abbreviation_stands_for_is_about_the_abbreviation():
+    assert topic_terms("What does URDF stand for?") == terms("URDF")
+    assert topic_terms("What is SDF short for?") == terms("SDF")
+    assert terms("stand") <= topic_terms("How does the robot stand up after a fall?")
+    said = select_excerpts(
+        "What does PID stand for?",
+        ["A **proportional-integral-derivative (PID)** loop corrects the error. PID is tuned."],
+        ["Control Loops"],
+    )
+    assert said[0].text.startswith("A **proportional-integral-derivative (PID)**")
