@@ -187,8 +187,8 @@ def select_excerpts(
     robotics book) does not speak, unless every topic term of the question is one of them.
     `restating` are the structural sections among them (objectives, summaries, exercises,
     prerequisites) when the question does not ask for one: they restate what other sections
-    teach or list what to have done first, so after a better-ranked source has spoken they
-    add nothing ("Decide between a topic, a service and an action" after the sections that
+    teach or list what to have done first, so they speak only when no other source can
+    ("Decide between a topic, a service and an action" after the sections that
     explain each; "You should have written the talker and listener…" after the tools that
     list running topics)."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
@@ -321,10 +321,10 @@ def _prose(
     excerpts: list[Excerpt], everyday: frozenset[int], restating: frozenset[int]
 ) -> list[Excerpt]:
     """The best source's most relevant units, then what the others add (none that shares only
-    `everyday` terms with the question, none from a `restating` source). Long programs are
-    left out unless the sources hold nothing else; a source that is only a program gives
-    way."""
+    `everyday` terms with the question). Long programs are left out unless the sources hold
+    nothing else; a source that is only a program gives way, as does a `restating` one."""
     excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
+    excerpts = [e for e in excerpts if e.document not in restating] or excerpts
     first = min(e.document for e in excerpts)
     own = [e for e in excerpts if e.document == first]
     chosen = _best(own)[:FIRST_UNITS]

@@ -538,7 +538,7 @@ def test_another_source_sharing_only_the_books_everyday_word_does_not_speak():
     assert "overnight" in answer(question, sources, headings)
 
 
-def test_a_recap_source_adds_nothing_after_the_sections_that_teach():
+def test_a_recap_source_gives_way_to_the_sections_that_teach():
     sources = [
         "A **banneton** shapes the dough while it rises. Dust it with rice flour: dough does "
         "not stick to rice flour.",
@@ -550,9 +550,12 @@ def test_a_recap_source_adds_nothing_after_the_sections_that_teach():
     assert "rice flour" in said and "round loaf" not in said and "[2]" not in said
     # read as teaching, the list's item that holds the question speaks
     assert "Keep the dough from sticking" in answer(question, sources, headings)
-    # a recap that is the best source still answers
+    # ranked first, it gives way to the section that teaches...
+    first = answer(question, sources[::-1], headings[::-1], restating=frozenset({0}))
+    assert first.startswith("A **banneton**") and "round loaf" not in first
+    # ...and answers only when every source restates
     assert "Keep the dough from sticking" in answer(
-        question, sources[::-1], headings[::-1], restating=frozenset({0})
+        question, sources[1:], headings[1:], restating=frozenset({0})
     )
 
 
