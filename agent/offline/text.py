@@ -17,7 +17,7 @@ QUESTION_FRAMING = (
     "work works working use used using example examples book chapter lesson section please "
     "understand know learn need want would could should important main key kind kinds type "
     "types way ways thing things something anything happen happens also versus vs summarise make "
-    "summarize summary see cover covers covered say says"
+    "summarize summary see cover covers covered say says many much"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 FRAMING_PHRASE = re.compile(r"\b(?:stands?|stood) for\b|\bshort for\b", re.IGNORECASE)

@@ -20,6 +20,7 @@ from agent.offline.grading import (
     unknown_names,
 )
 from agent.offline.text import (
+    answer_terms,
     asks_advice,
     asks_amount,
     asks_for_code,
@@ -350,3 +351,10 @@ def test_asking_what_an_abbreviation_stands_for_is_about_the_abbreviation():
         ["Control Loops"],
     )
     assert said[0].text.startswith("A **proportional-integral-derivative (PID)**")
+
+
+def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
+    # "many" is in no sentence that answers, so as a topic word it would weigh the most and
+    # leave every answering sentence looking weak
+    assert answer_terms("How many joints does a humanoid have?") == terms("joints humanoid")
+    assert answer_terms("How much memory does Gazebo need?") == terms("memory Gazebo")
