@@ -18,8 +18,10 @@ gives a reason. The source whose heading names the question (or each of its part
 A unit the author set in bold counts more: it states a key point. A list under a "See also",
 "Further information" or "Table of Contents" heading (inside the source, or heading it) is links
 to elsewhere, not an answer, and is never chosen. The same code shown in two language tabs is
-said once. A source whose section is named after a code name (an option, a flag, an API)
-opens with that name, which the chunk's text leaves out. A question that asks how long or how
+said once. A structural section (objectives, a summary, exercises, prerequisites) speaks for
+a question that does not ask for one only when no source that teaches can. A source whose
+section is named after a code name (an option, a flag, an API) opens with that name, which
+the chunk's text leaves out. A question that asks how long or how
 many gets a sentence that states the amount.
 When no unit holds the question's main topic, the answer says the book only touches it
 before giving the closest material. When a how-to question is best met by a section listing
