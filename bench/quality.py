@@ -17,7 +17,8 @@ What else is fitted or set, and how it is checked:
   in agent/offline/grading.py) are chosen on all three books; `--thresholds` chooses them
   leave-one-book-out from a 4 x 3 x 3 grid around the defaults (the mean of fact recall,
   citation hit and refusal of off-book, minus false refusals, on the other two books) and
-  reports the book left out. It reruns the answers once per grid point and book (hours);
+  reports the book left out. It reruns the answers once per grid point and book (about 45
+  minutes on 2 cores);
 - set by hand, not learned: the grader's min_text_coverage and the extractive answer's
   excerpt rules (agent/offline/extractive.py), calibrated on humanoid questions; the Redux set
   was seen while checking them, and the Prettier set was written after they were fixed.
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--in-sample", action="store_true", help="add the shipped weights' rows")
     parser.add_argument(
-        "--thresholds", action="store_true", help="leave-one-book-out grader thresholds (hours)"
+        "--thresholds", action="store_true", help="leave-one-book-out grader thresholds (45 min)"
     )
     args = parser.parse_args(argv)
     if not CORPORA.is_dir():
