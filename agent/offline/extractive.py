@@ -17,7 +17,8 @@ command that follows the explanation, and a question that asks why gets a senten
 gives a reason. The source whose heading names the question (or each of its parts) speaks.
 A unit the author set in bold counts more: it states a key point. A list under a "See also",
 "Further information" or "Table of Contents" heading (inside the source, or heading it) is links
-to elsewhere, not an answer, and is never chosen. The same code shown in two language tabs is
+to elsewhere, not an answer, and is never chosen; nor is a list of links offered as further
+reading ("For more…, see:"). The same code shown in two language tabs is
 said once. A structural section (objectives, a summary, exercises, prerequisites) speaks for
 a question that does not ask for one only when no source that teaches can. A source whose
 section is named after a code name (an option, a flag, an API) opens with that name, which
@@ -66,6 +67,14 @@ from agent.offline.text import (
 from core.structure import titles_section
 
 CODE_FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n]*")
+LINK_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]\n]+\]\([^)\s]+\)\1\s*$")
+"""A list item that is one link and nothing else."""
+READING_LEAD = re.compile(
+    r"\bsee\b|\bread\b|\bfurther\b|\bmore (?:about|on|information|details)\b|\bresources\b"
+    r"|\breferences?\b",
+    re.IGNORECASE,
+)
+"""A lead-in that sends the reader elsewhere: "For more on this, see:", "Further reading:"."""
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
@@ -157,11 +166,13 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
         own = headings[document] if document < len(headings) else ""
         heading = terms(own)
         links_only = titles_section("references", own)  # a "See also" or contents section
+        reading_list = _reading_list(units)
         for position, unit in enumerate(units):
             if is_heading(unit.text):
                 heading = terms(heading_text(unit.text))
                 links_only = titles_section("references", heading_text(unit.text))
-            coverage = 0.0 if links_only else _coverage(weights, terms(unit.text), heading)
+            pointer = links_only or position in reading_list
+            coverage = 0.0 if pointer else _coverage(weights, terms(unit.text), heading)
             if emphasised(unit.text):
                 coverage = min(1.0, coverage * EMPHASIS_CREDIT)
             score = coverage * prior + 0.05 / (1 + position)
@@ -172,6 +183,26 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
                 replace(place, score=score, coverage=coverage, topic=topic, headed=headed)
             )
     return excerpts
+
+
+def _reading_list(units: list[Unit]) -> set[int]:
+    """Positions of the units that only point elsewhere: a list whose every item is one link
+    ("- **[You Might Not Need Redux](…)**"), with the sentence that introduces it as further
+    reading ("For more thoughts on how Redux is meant to be used, see:"). A list of links
+    without such a lead-in can be the answer (the tools that make ESLint and Prettier agree)."""
+    groups: dict[int, list[int]] = {}
+    for position, unit in enumerate(units):
+        if is_list_item(unit.text):
+            groups.setdefault(unit.group, []).append(position)
+    pointing: set[int] = set()
+    for positions in groups.values():
+        lead = positions[0] - 1
+        if lead < 0 or not all(LINK_ITEM.match(units[p].text) for p in positions):
+            continue
+        lead_in = units[lead].text.rstrip().rstrip("*_")  # "**…, see:**" ends in its colon
+        if lead_in.endswith(":") and READING_LEAD.search(lead_in):
+            pointing.update([lead, *positions])
+    return pointing
 
 
 def select_excerpts(

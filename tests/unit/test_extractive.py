@@ -492,6 +492,21 @@ def test_a_list_of_links_under_see_also_is_not_quoted_as_an_answer():
     assert "Forum:" not in said and "See also" not in said
 
 
+def test_a_list_of_links_offered_as_further_reading_is_not_quoted():
+    reading = (
+        "Proof the dough in a warm kitchen until it has doubled.\n\n"
+        "> **For more on how warm dough should proof, see:**\n>\n"
+        "> - **[Warm proofing](https://example.org/warm)**\n"
+        "> - **[Proofing FAQ](../faq/proofing.md)**"
+    )
+    said = answer("How warm should dough proof?", [reading], ["Proofing"])
+    assert "doubled" in said
+    assert "For more on" not in said and "Proofing FAQ" not in said
+    # links that a lead-in does not offer as reading can be the answer
+    tools = "Two tools measure a proofing kitchen:\n\n- [ProofMeter](https://example.org/pm)"
+    assert "ProofMeter" in answer("Which tools measure a proofing kitchen?", [tools], ["Tools"])
+
+
 def test_a_source_that_is_a_table_of_contents_is_not_quoted():
     faq = "Proofing in a cold kitchen takes longer. Keep the dough near the oven while it rises."
     contents = (
