@@ -111,7 +111,9 @@ def rank_candidates(
 
 CROSS_WEIGHT = 0.2
 """Chosen leave-one-book-out by `bench.ranker` on the three shared books (a logit spans about
--11 to 10, so 0.1 weighs it like the `dense` signal's cosine at 1.5)."""
+-11 to 10, so 0.1 weighs it like the `dense` signal's cosine at 1.5). On the grown sets the
+grid's choice wavers between 0.15 and 0.3 from fold to fold, and 0.3 on all three; through
+the whole graph 0.3 moves one humanoid question and nothing else, so 0.2 stays."""
 CROSS_MARGIN = 0.5
 """A candidate this far below the first is not read: it would need a logit 2.5 above the
 first's to overtake it, and on six books such a reading never moved a gold section up (it cost
