@@ -388,7 +388,10 @@ def _answer_extractively(
             i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
         )
     )
-    excerpts = extractive.select_excerpts(question, texts, headings, everyday, restating)
+    read_as_answering = bool(documents) and documents[0].get("signals", {}).get("cross", 0.0) > 0
+    excerpts = extractive.select_excerpts(
+        question, texts, headings, everyday, restating, read_as_answering
+    )
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
     sources = number_sources([documents[i] for i in order], out.policy.site_url)
