@@ -45,7 +45,13 @@ from agent.offline.grading import (
     unknown_share,
     unnamed_flags,
 )
-from agent.offline.ranking import cover_parts, one_per_section, rank_candidates, rerank_top
+from agent.offline.ranking import (
+    CROSS_MARGIN,
+    cover_parts,
+    one_per_section,
+    rank_candidates,
+    rerank_top,
+)
 from agent.offline.text import answer_terms, structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
@@ -388,14 +394,26 @@ def _answer_extractively(
             i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
         )
     )
-    read_as_answering = bool(documents) and documents[0].get("signals", {}).get("cross", 0.0) > 0
     excerpts = extractive.select_excerpts(
-        question, texts, headings, everyday, restating, read_as_answering
+        question, texts, headings, everyday, restating, sure_of_best_source(state)
     )
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
     sources = number_sources([documents[i] for i in order], out.policy.site_url)
     return _emit_answer(out, extractive.compose(excerpts, numbers), sources, llm_down)
+
+
+def sure_of_best_source(state: State) -> bool:
+    """Whether the reranker is sure of the best source: the cross-encoder read it as answering
+    (a positive logit), or it leads every other candidate by `CROSS_MARGIN` (so far that the
+    cross-encoder did not need to read it)."""
+    documents = state["documents"]
+    if not documents:
+        return False
+    best = documents[0]
+    others = [c.get("rerank_score", 0.0) for c in state["candidates"] if c["id"] != best["id"]]
+    lead = best.get("rerank_score", 0.0) - max(others, default=0.0)
+    return best.get("signals", {}).get("cross", 0.0) > 0 or lead >= CROSS_MARGIN
 
 
 async def _answer_with_llm(

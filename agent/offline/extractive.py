@@ -211,7 +211,7 @@ def select_excerpts(
     headings: list[str],
     everyday: frozenset[int] = frozenset(),
     restating: frozenset[int] = frozenset(),
-    read_as_answering: bool = False,
+    sure_of_best: bool = False,
 ) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order.
 
@@ -224,10 +224,10 @@ def select_excerpts(
     teach or list what to have done first, so they speak only when no other source can
     ("Decide between a topic, a service and an action" after the sections that
     explain each; "You should have written the talker and listener…" after the tools that
-    list running topics). `read_as_answering` says the cross-encoder read the best source as
-    answering the question (a positive logit): the answer then does not say the book only
-    touches it, however few of the question's words the sources share ("What does compose
-    actually do with the functions I pass it?": "Composes functions from right to left.")."""
+    list running topics). `sure_of_best` says the reranker is sure of the best source (the
+    graph's `sure_of_best_source`): the answer then does not say the book only touches the
+    question, however few of its words the sources share ("What does compose actually do
+    with the functions I pass it?": "Composes functions from right to left.")."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
@@ -261,7 +261,7 @@ def select_excerpts(
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
-    if structural or read_as_answering or not _only_touched(excerpts):
+    if structural or sure_of_best or not _only_touched(excerpts):
         return answer
     if _asked_directly(question, parsed, headings):
         return answer

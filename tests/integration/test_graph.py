@@ -6,7 +6,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END
 
 from agent.context import Context
-from agent.graph import builder, graph, query_graph
+from agent.graph import builder, graph, query_graph, sure_of_best_source
 from agent.inputs import InvalidTurnError
 from agent.offline.extractive import NOT_IN_SELECTION
 from agent.offline.text import terms
@@ -248,6 +248,21 @@ async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
     assert "ros2 topic list" in result["answer"]
     assert "Prerequisites" not in [source["heading"] for source in result["sources"]]
     assert "You should have written" not in result["answer"]
+
+
+def test_the_reranker_is_sure_of_a_best_source_read_as_answering_or_far_ahead():
+    def state(best: dict, second: dict) -> dict:
+        return {"documents": [best, second], "candidates": [best, second]}
+
+    def candidate(chunk_id: str, score: float, **signals: float) -> dict:
+        return {"id": chunk_id, "rerank_score": score, "signals": signals}
+
+    read = state(candidate("a", 1.0, cross=2.1), candidate("b", 0.9, cross=1.0))
+    assert sure_of_best_source(read)
+    far_ahead = state(candidate("a", 2.0), candidate("b", 1.2))  # too far ahead to be read
+    assert sure_of_best_source(far_ahead)
+    assert not sure_of_best_source(state(candidate("a", 1.0, cross=-3.0), candidate("b", 0.8)))
+    assert not sure_of_best_source({"documents": [], "candidates": []})
 
 
 async def test_the_contexts_weights_decide_the_rerankers_order(book):

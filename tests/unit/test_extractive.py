@@ -97,12 +97,12 @@ def test_a_question_the_sources_barely_touch_says_so_before_the_closest_passage(
     assert "[1]" in said and ONLY_TOUCHED + " [1]" not in said  # our sentence cites nothing
 
 
-def test_a_source_the_cross_encoder_read_as_answering_gets_no_hedge():
+def test_a_best_source_the_reranker_is_sure_of_gets_no_hedge():
     # the reader's words are not the book's, which answers in its own terms
     text = "Composes functions from right to left. It is a functional programming utility."
     question = "What does the pipe helper really do to the callbacks I hand it?"
     assert answer(question, [text], ["Utilities"]).startswith(ONLY_TOUCHED)
-    read = select_excerpts(question, [text], ["Utilities"], read_as_answering=True)
+    read = select_excerpts(question, [text], ["Utilities"], sure_of_best=True)
     assert read[0].text == "Composes functions from right to left."
 
 
