@@ -530,7 +530,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
         if excerpt.note:
             pieces.append(f"{excerpt.text}\n\n")
         elif is_heading(excerpt.text):
-            pieces.append(f"\n**{heading_text(excerpt.text)}**")
+            # a paragraph of its own: after a sentence, one line break would run it into it
+            pieces.append(f"\n\n**{heading_text(excerpt.text)}**")
         elif is_block(excerpt.text):
             # a blank line after the block: a `[n]` right under a table would be one more row
             pieces.append(f"\n\n{excerpt.text}\n\n{citation}\n\n")

@@ -315,6 +315,16 @@ def test_a_unit_under_a_subsection_heading_brings_the_heading():
     assert said.index("OVEN_BATCH_ID") < said.index("Each tray in a run is numbered")
 
 
+def test_a_subsection_heading_after_a_sentence_is_a_paragraph_of_its_own():
+    # Markdown joins lines that one line break separates: "… a diagram. [1] **Topics**"
+    sources = [
+        "The oven logs every batch. Each log names its tray.",
+        "The oven sets a few variables.\n\n### Tray numbers\n\nEach tray in a batch is numbered.",
+    ]
+    said = answer("How are the trays of a batch numbered?", sources, ["Logs", "Variables"])
+    assert "\n\n**Tray numbers**\n\nEach tray in a batch is numbered." in said
+
+
 def test_a_unit_under_a_subsection_heading_brings_the_sentence_that_opens_it():
     text = (
         "A bakery shapes dough in three stages.\n\n"
