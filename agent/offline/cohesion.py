@@ -225,7 +225,8 @@ def introduces(sentence: str, following: str) -> bool:
 
 def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]) -> set[P]:
     """What lead-ins introduce: the next sentence, table or code, or the list right after them
-    (with the subheadings inside it) up to `MAX_LIST_ITEMS` items."""
+    (with the subheadings inside it: each one that heads items) up to `MAX_LIST_ITEMS` items.
+    A heading after the list's last item opens the next section, not a part of the list."""
     found: set[P] = set()
     for place in picked:
         nxt = by_position.get((place.document, place.position + 1))
@@ -235,11 +236,17 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
             found.add(nxt)
             continue
         items = 0
+        heading: P | None = None  # the subheading the next items sit under
         while nxt is not None and (is_list_item(nxt.text) or is_heading(nxt.text)):
-            items += is_list_item(nxt.text)
-            if items > MAX_LIST_ITEMS:
-                break
-            found.update(_group(nxt, places) if nxt.ordered else [nxt])
+            if is_heading(nxt.text):
+                heading = nxt
+            else:
+                items += 1
+                if items > MAX_LIST_ITEMS:
+                    break
+                found.update(_group(nxt, places) if nxt.ordered else [nxt])
+                found.update([heading] if heading else [])
+                heading = None
             nxt = by_position.get((nxt.document, nxt.position + 1))
     return found
 

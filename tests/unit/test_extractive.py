@@ -170,6 +170,20 @@ def test_a_sentence_naming_the_following_list_brings_the_list():
     assert "razor" not in said
 
 
+def test_a_listed_answer_brings_its_subheadings_but_not_the_next_sections_heading():
+    text = (
+        "A bakery oven has three zones:\n\n"
+        "#### Lower zones\n\n- the hearth\n- the proofing drawer\n\n"
+        "#### Upper zone\n\n- the grill\n\n"
+        "#### Oven History\n\n"
+        "Wood-fired ovens came first."
+    )
+    said = answer("Which zones does a bakery oven have?", [text], ["Zones"])
+    assert said.index("**Lower zones**") < said.index("the hearth")
+    assert said.index("**Upper zone**") < said.index("the grill")
+    assert "Oven History" not in said and "Wood-fired" not in said
+
+
 def test_a_recap_of_a_long_nested_list_gives_its_top_level_points():
     items = "".join(
         f"- **Point {n}: {topic} matters**\n  - detail {n}a about {topic}\n"
