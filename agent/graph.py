@@ -387,29 +387,16 @@ def _answer_extractively(
     headings = [d["payload"].get("heading", "") for d in documents]
     question = state["standalone_question"]
     everyday = vocabulary.everyday(answer_terms(question))
+    structural = frozenset(
+        i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
+    )
     excerpts = extractive.select_excerpts(
-        question,
-        texts,
-        headings,
-        everyday,
-        restating(question, documents),
-        sure_of_best_source(state),
+        question, texts, headings, everyday, structural, sure_of_best_source(state)
     )
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}
     sources = number_sources([documents[i] for i in order], out.policy.site_url)
     return _emit_answer(out, extractive.compose(excerpts, numbers), sources, llm_down)
-
-
-def restating(question: str, documents: list[Candidate]) -> frozenset[int]:
-    """The structural sections among the documents (objectives, summaries, exercises,
-    prerequisites), unless the question asks for such a section: they restate what others
-    teach, so the extractive answer lets them speak only when no other source can."""
-    if structural_intent(question):
-        return frozenset()
-    return frozenset(
-        i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
-    )
 
 
 def sure_of_best_source(state: State) -> bool:

@@ -210,7 +210,7 @@ def select_excerpts(
     texts: list[str],
     headings: list[str],
     everyday: frozenset[int] = frozenset(),
-    restating: frozenset[int] = frozenset(),
+    structural_sources: frozenset[int] = frozenset(),
     sure_of_best: bool = False,
 ) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order.
@@ -219,9 +219,10 @@ def select_excerpts(
     `Vocabulary.everyday`): another source's unit that shares only these with the question
     ("The robot drives in a circle." for "How do I make my robot see obstacles?" in a
     robotics book) does not speak, unless every topic term of the question is one of them.
-    `restating` are the structural sections among them (objectives, summaries, exercises,
-    prerequisites) when the question does not ask for one: they restate what other sections
-    teach or list what to have done first, so they speak only when no other source can
+    `structural_sources` are the structural sections among them (objectives, summaries,
+    exercises, prerequisites): unless the question asks for such a section, they restate what
+    other sections teach or list what to have done first, so they speak only when no other
+    source can
     ("Decide between a topic, a service and an action" after the sections that
     explain each; "You should have written the talker and listener…" after the tools that
     list running topics). `sure_of_best` says the reranker is sure of the best source (the
@@ -239,6 +240,7 @@ def select_excerpts(
     special = structural or prerequisite or _code(question, excerpts)
     if not answer_terms(question) - everyday:
         everyday = frozenset()
+    restating = frozenset() if structural_intent(question) else structural_sources
     chosen = special or _prose(excerpts, everyday, restating)
     if not special:  # a prose answer: what the units chosen by shared words leave out
         chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday)
@@ -261,9 +263,12 @@ def select_excerpts(
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
-    if structural or sure_of_best or not _only_touched(excerpts):
-        return answer
-    if _asked_directly(question, parsed, headings):
+    if (
+        structural
+        or sure_of_best
+        or not _only_touched(excerpts)
+        or _asked_directly(question, parsed, headings)
+    ):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
 

@@ -10,9 +10,9 @@ def answer(
     texts: list[str],
     headings: list[str] | None = None,
     everyday: frozenset[int] = frozenset(),
-    restating: frozenset[int] = frozenset(),
+    structural: frozenset[int] = frozenset(),
 ) -> str:
-    excerpts = select_excerpts(question, texts, headings or [""] * len(texts), everyday, restating)
+    excerpts = select_excerpts(question, texts, headings or [""] * len(texts), everyday, structural)
     numbers = {document: n for n, document in enumerate(sorted({e.document for e in excerpts}), 1)}
     return "".join(compose(excerpts, numbers))
 
@@ -594,16 +594,16 @@ def test_a_recap_source_gives_way_to_the_sections_that_teach():
     ]
     question = "How do I keep my dough from sticking to the banneton?"
     headings = ["Proofing Baskets", "Learning Objectives"]
-    said = answer(question, sources, headings, restating=frozenset({1}))
+    said = answer(question, sources, headings, structural=frozenset({1}))
     assert "rice flour" in said and "round loaf" not in said and "[2]" not in said
     # read as teaching, the list's item that holds the question speaks
     assert "Keep the dough from sticking" in answer(question, sources, headings)
     # ranked first, it gives way to the section that teaches...
-    first = answer(question, sources[::-1], headings[::-1], restating=frozenset({0}))
+    first = answer(question, sources[::-1], headings[::-1], structural=frozenset({0}))
     assert first.startswith("A **banneton**") and "round loaf" not in first
     # ...and answers only when every source restates
     assert "Keep the dough from sticking" in answer(
-        question, sources[1:], headings[1:], restating=frozenset({0})
+        question, sources[1:], headings[1:], structural=frozenset({0})
     )
 
 
