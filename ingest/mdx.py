@@ -9,6 +9,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
   label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
   quoting it does not run it into the body's first sentence; an untitled one's label leads its
   first paragraph (`Info: This function…`). GitHub's alerts (`> [!NOTE]`) get the same label.
+- Comments go, `<!-- … -->` and `{/* … */}`, also when they span lines (a commented-out
+  note or section): a reader never sees them, so they are not the book's text.
 - A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
   becomes blank, so it makes no chunk of its own.
 - `\<` is text, not the start of a tag (MDX needs it for a literal `<`): an option's
@@ -48,6 +50,8 @@ NAMING_ATTRIBUTE = re.compile(
 JSX_LINE = re.compile(r"^\s*</?[A-Za-z]")
 JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
+COMMENT_OPEN = re.compile(r"<!--|\{/\*")
+COMMENT_CLOSE = {"<!--": "-->", "{/*": "*/}"}
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
@@ -140,6 +144,25 @@ def _without_tags(text: str, partials: dict[str, str]) -> str:
     return text
 
 
+def _unclosed_comment(line: str) -> re.Match[str] | None:
+    """The opening of a comment that `line` leaves open (outside its inline code), if any."""
+    masked = INLINE_CODE.sub(lambda code: " " * len(code.group(0)), line)
+    for opened in COMMENT_OPEN.finditer(masked):
+        if COMMENT_CLOSE[opened.group(0)] not in masked[opened.end() :]:
+            return opened
+    return None
+
+
+def _comment_end(lines: list[str], start: int, opener: str) -> tuple[int, str]:
+    """The line that closes the comment opened on line `start` and what follows the close on
+    it (the page's last line and nothing, if it is never closed)."""
+    closer = COMMENT_CLOSE[opener]
+    for index in range(start + 1, len(lines)):
+        if closer in lines[index]:
+            return index, lines[index].split(closer, 1)[1]
+    return len(lines) - 1, ""
+
+
 def _as_sentence(title: str) -> str:
     """An admonition title ending like a sentence, so that it reads as one."""
     return title if title[-1] in ".!?:" else f"{title}."
@@ -185,6 +208,12 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         if ATX_HEADING.match(line):
             out.append(line)
             index += 1
+            continue
+        comment = _unclosed_comment(line)
+        if comment:  # the text around a comment that spans lines stays, as lines of its own
+            end, after = _comment_end(lines, index, comment.group(0))
+            before = line[: comment.start()]
+            lines[index : end + 1] = [before, after] if before.strip() else [after]
             continue
         alert = GITHUB_ALERT.match(line)
         if alert:  # its label leads the quote's first line, as an admonition's does

@@ -241,6 +241,16 @@ def test_inline_code_with_angle_brackets_is_prose():
     assert clean_mdx("Wrap the app in `<Provider>` first.") == "Wrap the app in `<Provider>` first."
 
 
+def test_comments_that_span_lines_go_with_everything_inside():
+    body = "Intro.\n\n<!--\nNote:\n- `echo {} > x` breaks on Windows.\n-->\n\nAfter."
+    assert clean_mdx(body).split() == ["Intro.", "After."]
+    cleaned = clean_mdx("Keep <!-- hidden\nstill hidden --> this, {/* a\nnote */} too.")
+    assert "hidden" not in cleaned and "note" not in cleaned
+    assert cleaned.split() == ["Keep", "this,", "too."]
+    assert clean_mdx("Type `<!--` to open one.") == "Type `<!--` to open one."
+    assert "never closed" not in clean_mdx("Start.\n\n<!-- never closed\nmore")
+
+
 def test_admonitions_become_labelled_text():
     cleaned = clean_mdx(":::tip Use QoS\nMatch both ends.\n:::\n\n:::note[Heads up!]\nText.\n:::\n")
     assert "Tip: Use QoS.\n\nMatch both ends." in cleaned
