@@ -2,7 +2,7 @@
 points back to, its numbered list whole, the lead-in of its list, the sentence before its code,
 what its lead-in introduces (a sentence ending in ":", or one that names "the following" list,
 table or code), the heading of the subsection it sits in, and, of a long table, the header with
-the rows that answer."""
+the rows that answer. A lead-in whose next unit is not quoted is left out."""
 
 import re
 from collections.abc import Iterable
@@ -106,13 +106,39 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
     picked = set(chosen)
     picked |= _continuations(picked, by_position)
     picked |= _introduced(picked, by_position, places)
-    for _ in range(2):  # an antecedent can open a list, a list's lead-in can lean back
+    # An antecedent can open a list, a list's lead-in can lean back, and a step of a list
+    # kept whole can lead in ("3. Configure the following settings:").
+    for _ in range(2):
         picked |= _antecedents(picked, by_position)
         picked |= _whole_lists(picked, places)
+        picked |= _introduced({p for p in picked if is_list_item(p.text)}, by_position, places)
         picked |= _list_lead_ins(picked, by_position, places)
         picked |= _code_lead_ins(picked, by_position)
+    picked = _without_dangling_lead_ins(picked)
     picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
+
+
+def _without_dangling_lead_ins(picked: set[P]) -> set[P]:
+    """`picked` without the lead-ins (a unit ending in ":") whose next unit it lacks: what
+    they introduce is in the next chunk ("We suggest trying these approaches, in this
+    order:" cannot end an answer), or is not what was picked ("…as an optimization
+    problem:" above the second of the planners it lists). A lead-in whose next unit is left
+    out goes too ("…as a domain adaptation problem:" above "Given:"). All of `picked` when
+    nothing else is left."""
+    kept = set(picked)
+    while True:
+        places = {(p.document, p.position) for p in kept}
+        dangling = {
+            p for p in kept if _ends_in_colon(p.text) and (p.document, p.position + 1) not in places
+        }
+        if not dangling:
+            return kept or picked
+        kept -= dangling
+
+
+def _ends_in_colon(text: str) -> bool:
+    return not is_block(text) and text.rstrip().rstrip("*_").endswith(":")
 
 
 def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
@@ -138,7 +164,8 @@ def _subsection_headings(
     the sentence that opens that subsection: on a reference page the heading names what the
     unit is about ("`OVEN_BATCH_ID`" above "Each tray in a run is numbered from one"), in a
     tutorial it says which step the unit belongs to, and the opening sentence says what the
-    subsection is ("**Proofing** rests shaped dough…") before the unit goes on about it."""
+    subsection is ("**Proofing** rests shaped dough…") before the unit goes on about it, unless
+    it leads in to what the answer does not quote."""
     headings: dict[int, list[P]] = {}
     for place in places:
         if is_heading(place.text):
@@ -151,7 +178,7 @@ def _subsection_headings(
         heading = max(above, key=lambda h: h.position)
         found.add(heading)
         opening = by_position.get((heading.document, heading.position + 1))
-        if opening is not None and _is_sentence(opening.text):
+        if opening is not None and _is_sentence(opening.text) and not _ends_in_colon(opening.text):
             found.add(opening)
     return found
 
@@ -226,7 +253,9 @@ def introduces(sentence: str, following: str) -> bool:
 def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: list[P]) -> set[P]:
     """What lead-ins introduce: the next sentence, table or code, or the list right after them
     (with the subheadings inside it: each one that heads items) up to `MAX_LIST_ITEMS` items.
-    A heading after the list's last item opens the next section, not a part of the list."""
+    A heading after the list's last item opens the next section, not a part of the list. When
+    subsections in prose follow ("…several core principles:" above "Principle 1: Embodiment"),
+    the first one's heading and opening sentence."""
     found: set[P] = set()
     for place in picked:
         nxt = by_position.get((place.document, place.position + 1))
@@ -248,6 +277,8 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
                 found.update([heading] if heading else [])
                 heading = None
             nxt = by_position.get((nxt.document, nxt.position + 1))
+        if heading is not None and items == 0 and nxt is not None and _is_sentence(nxt.text):
+            found.update([heading, nxt])  # subsections follow: the first one's opening
     return found
 
 

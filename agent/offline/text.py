@@ -332,6 +332,14 @@ def parse_units(markdown: str) -> list[Unit]:
     return _Parser().parse(markdown)
 
 
+def _unindented(fence: list[str]) -> str:
+    """A fenced block's lines without the indent of its opening fence (as Markdown reads a
+    block nested in a list item): quoted on its own, the block would otherwise be indented
+    code, its fences shown as text."""
+    indent = len(fence[0]) - len(fence[0].lstrip(" "))
+    return "\n".join(line[min(indent, len(line) - len(line.lstrip(" "))) :] for line in fence)
+
+
 class _Parser:
     """One pass over the lines: paragraphs become sentences, lists items, blocks stay whole."""
 
@@ -349,7 +357,7 @@ class _Parser:
             self.line(line)
         self.flush()
         if self.fence:
-            self.add("\n".join(self.fence))
+            self.add(_unindented(self.fence))
         return self.units
 
     def add(self, text: str, ordered: bool = False, nested: bool = False) -> None:
@@ -385,7 +393,7 @@ class _Parser:
         if self.fence is not None:
             self.fence.append(line)
             if FENCE.match(line.strip()) and len(self.fence) > 1:
-                self.add("\n".join(self.fence))
+                self.add(_unindented(self.fence))
                 self.fence = None
                 if self.list_ordered is None:
                     self.new_group()

@@ -82,6 +82,33 @@ def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candi
             for part in (before, payload, after)
             if part is payload or part.get("heading_path") == path
         ]
-        payload["text"] = "\n\n".join(parts)
+        payload["text"] = _joined(parts)
         expanded.append({**document, "payload": payload})
     return expanded
+
+
+MIN_OVERLAP_CHARS = 20
+"""A shorter match between one part's end and the next part's start is chance, not overlap."""
+
+
+def _joined(parts: list[str]) -> str:
+    """Consecutive parts of a section as one text, each seam's overlap said once: a part opens
+    with the previous part's last sentences (ingest repeats them), and an answer read from the
+    joined text would otherwise hold them twice, one copy cut off from what follows it."""
+    text = parts[0]
+    for part in parts[1:]:
+        text = f"{text}\n\n{part[_overlap(text, part) :].lstrip()}"
+    return text
+
+
+def _overlap(before: str, after: str) -> int:
+    """How many leading characters of `after` repeat the end of `before` (cut at whitespace)."""
+    end = before.rstrip()
+    cuts = [i for i, char in enumerate(after) if char.isspace()] + [len(after)]
+    for cut in reversed(cuts):
+        repeated = after[:cut].strip()
+        if len(repeated) < MIN_OVERLAP_CHARS:
+            return 0
+        if end.endswith(repeated):
+            return cut
+    return 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from agent.retrieval.sources import expand_fragments
 from core.embeddings import make_embedding_model
 from core.store import BookIndex, open_index
 from ingest.recorded import run_ingest
@@ -141,3 +142,25 @@ def test_full_rebuild_reuses_cached_embeddings(ingested):
     assert rebuilt.embedded == 0
     assert rebuilt.upserted == first.total_chunks
     assert len(all_payloads(settings)) == first.total_chunks
+
+
+def test_the_parts_of_a_split_section_join_with_each_overlap_said_once(make_settings, sample_docs):
+    sentences = [
+        f"Sentence {n} of the bakery guide explains step {n} in a few plain words."
+        for n in range(150)
+    ]
+    paragraphs = "\n\n".join(" ".join(sentences[i : i + 5]) for i in range(0, 150, 5))
+    (sample_docs / "long-guide.md").write_text(f"# Long Guide\n\n## Steps\n\n{paragraphs}\n")
+    settings = make_settings()
+    run_ingest(settings)
+    parts = sorted(
+        (p for p in all_payloads(settings) if p["file_path"] == "long-guide.md"),
+        key=lambda p: p["chunk_index"],
+    )
+    assert len(parts) >= 3
+    assert parts[1]["text"].split(". ")[0] in parts[0]["text"]  # ingest repeats the seam
+    middle = {"id": parts[1]["id"], "payload": parts[1]}
+    (expanded,) = expand_fragments([middle], index_of(settings))
+    joined = expanded["payload"]["text"]
+    assert all(joined.count(sentence) == 1 for sentence in sentences[:60])
+    assert joined.index(sentences[0]) < joined.index(sentences[40])

@@ -220,6 +220,14 @@ def test_units_keep_code_blocks_and_tables_whole():
     ]
 
 
+def test_a_code_block_nested_in_a_list_item_loses_the_items_indent():
+    text = '- Drop the option:\n\n    ```diff title="a.json"\n    {\n      "x": 1\n    }\n    ```'
+    assert split_units(text) == [
+        "- Drop the option:",
+        '```diff title="a.json"\n{\n  "x": 1\n}\n```',
+    ]
+
+
 def test_lead_in_sentence_brings_the_table_it_introduces():
     text = "URDF has six joint types:\n\n| type | motion |\n|---|---|\n| revolute | rotation |"
     excerpts = select_excerpts("Which joint types exist in URDF?", [text], ["Joint Types"])

@@ -170,6 +170,52 @@ def test_a_sentence_naming_the_following_list_brings_the_list():
     assert "razor" not in said
 
 
+def test_a_step_of_a_kept_list_that_leads_in_brings_what_it_introduces():
+    text = (
+        "1. Open the oven's menu.\n"
+        "2. Choose Settings.\n"
+        "3. Set the following values:\n\n"
+        "#### Bake values\n\n- **Heat**: 230 degrees\n- **Steam**: on for ten minutes\n\n"
+        "A lame is a razor for scoring."
+    )
+    said = answer("How do I open the oven's menu?", [text], ["Oven Settings"])
+    assert "3. Set the following values:" in said  # the numbered list is kept whole
+    assert said.index("**Bake values**") < said.index("- **Heat**: 230 degrees")
+    assert "razor" not in said
+
+
+def test_a_lead_in_whose_list_is_not_in_the_source_does_not_end_the_answer():
+    text = (
+        "Most form state does not need to go into the bakery's order store. "
+        "Keep it in the form until the baker submits the order. "
+        "We suggest trying these approaches, in this order:"
+    )  # the chunk ends here: its list is the next chunk's
+    said = answer("Which approaches should I try for the order form's state?", [text])
+    assert "Keep it in the form until the baker submits the order." in said
+    assert "in this order" not in said
+    chained = text.replace("in this order:", "in this order:\n\nGiven:")  # it leads into one
+    assert "in this order" not in answer("Which approaches should I try for the form?", [chained])
+    opening = (
+        "#### Framework\n\nProofing can be framed as a timing problem:\n\n"
+        "Given:\n- a dough\n- a cabinet\n\nThe baker proofs dough in a warm cabinet for hours."
+    )
+    said = answer("How long does the baker proof dough in a warm cabinet?", [opening])
+    assert "warm cabinet for hours" in said and "timing problem" not in said
+
+
+def test_a_lead_in_to_subsections_brings_the_first_ones_opening():
+    text = (
+        "Baking bread rests on a few principles:\n\n"
+        "#### Principle 1: Fermentation\n\n"
+        "Yeast turns sugar into gas, which lifts the dough. It needs warmth.\n\n"
+        "#### Principle 2: Heat\n\n"
+        "A hot oven sets the crumb."
+    )
+    said = answer("Which principles does baking bread rest on?", [text], ["Bread"])
+    assert said.index("few principles:") < said.index("**Principle 1: Fermentation**")
+    assert said.index("**Principle 1: Fermentation**") < said.index("Yeast turns sugar")
+
+
 def test_a_listed_answer_brings_its_subheadings_but_not_the_next_sections_heading():
     text = (
         "A bakery oven has three zones:\n\n"
