@@ -130,15 +130,20 @@ def _without_dangling_lead_ins(picked: set[P]) -> set[P]:
     while True:
         places = {(p.document, p.position) for p in kept}
         dangling = {
-            p for p in kept if _ends_in_colon(p.text) and (p.document, p.position + 1) not in places
+            p for p in kept if _is_lead_in(p.text) and (p.document, p.position + 1) not in places
         }
         if not dangling:
             return kept or picked
         kept -= dangling
 
 
-def _ends_in_colon(text: str) -> bool:
-    return not is_block(text) and text.rstrip().rstrip("*_").endswith(":")
+def ends_in_colon(text: str) -> bool:
+    """Whether `text` ends in ":", inside its closing emphasis too ("**…, see:**")."""
+    return text.rstrip().rstrip("*_").endswith(":")
+
+
+def _is_lead_in(text: str) -> bool:
+    return not is_block(text) and ends_in_colon(text)
 
 
 def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
@@ -178,7 +183,7 @@ def _subsection_headings(
         heading = max(above, key=lambda h: h.position)
         found.add(heading)
         opening = by_position.get((heading.document, heading.position + 1))
-        if opening is not None and _is_sentence(opening.text) and not _ends_in_colon(opening.text):
+        if opening is not None and _is_sentence(opening.text) and not _is_lead_in(opening.text):
             found.add(opening)
     return found
 

@@ -35,7 +35,13 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from agent.offline.cohesion import Place, answering_rows, introduces, with_context
+from agent.offline.cohesion import (
+    Place,
+    answering_rows,
+    ends_in_colon,
+    introduces,
+    with_context,
+)
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
@@ -199,8 +205,8 @@ def _reading_list(units: list[Unit]) -> set[int]:
         lead = positions[0] - 1
         if lead < 0 or not all(LINK_ITEM.match(units[p].text) for p in positions):
             continue
-        lead_in = units[lead].text.rstrip().rstrip("*_")  # "**…, see:**" ends in its colon
-        if lead_in.endswith(":") and READING_LEAD.search(lead_in):
+        lead_in = units[lead].text
+        if ends_in_colon(lead_in) and READING_LEAD.search(lead_in):
             pointing.update([lead, *positions])
     return pointing
 
