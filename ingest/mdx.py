@@ -1,7 +1,8 @@
 r"""Turn MDX page bodies into plain Markdown without losing the prose inside components.
 
 - `import`/`export` statements go (multi-line ones too).
-- JSX and HTML tags go, the text between them stays. A component's `title`/`label` attribute
+- JSX and HTML tags go, the text between them stays, and so does the string of an expression
+  that is only a string (`{' '}` becomes a space). A component's `title`/`label` attribute
   is kept as a line of text, since it usually names the content (`<TabItem label="Python">`).
 - A self-closing component imported from an `.md`/`.mdx` partial is replaced by the partial's
   own cleaned body (Docusaurus renders it there); other self-closing components vanish.
@@ -50,6 +51,9 @@ NAMING_ATTRIBUTE = re.compile(
 JSX_LINE = re.compile(r"^\s*</?[A-Za-z]")
 JSX_COMMENT = re.compile(r"\{/\*.*?\*/\}")
 HTML_COMMENT = re.compile(r"<!--.*?-->")
+JSX_STRING = re.compile(r"""\{\s*(?P<quote>['"])(?P<text>[^'"{}]*)(?P=quote)\s*\}""")
+"""A JSX expression that is only a string, such as `{' '}` (the space JSX needs between two tags
+on separate lines): MDX renders the string."""
 COMMENT_OPEN = re.compile(r"<!--|\{/\*")
 COMMENT_CLOSE = {"<!--": "-->", "{/*": "*/}"}
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -109,7 +113,7 @@ def _outside_code(line: str, change: Callable[[str], str]) -> str:
 
 
 def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
-    text = JSX_COMMENT.sub("", HTML_COMMENT.sub("", text))
+    text = JSX_STRING.sub(r"\g<text>", JSX_COMMENT.sub("", HTML_COMMENT.sub("", text)))
     text = SELF_CLOSING.sub(lambda m: partials.get(m.group("name"), ""), text)
 
     def naming_text(match: re.Match[str]) -> str:
@@ -144,19 +148,20 @@ def _without_tags(text: str, partials: dict[str, str]) -> str:
     return text
 
 
-def _unclosed_comment(line: str) -> re.Match[str] | None:
-    """The opening of a comment that `line` leaves open (outside its inline code), if any."""
-    masked = INLINE_CODE.sub(lambda code: " " * len(code.group(0)), line)
-    for opened in COMMENT_OPEN.finditer(masked):
-        if COMMENT_CLOSE[opened.group(0)] not in masked[opened.end() :]:
-            return opened
-    return None
+def _comment_opening(line: str) -> re.Match[str] | None:
+    """The first comment opening of `line` outside its inline code, if any (`<!--` in backticks
+    is prose; backticks inside a comment are still comment)."""
+    return COMMENT_OPEN.search(INLINE_CODE.sub(lambda code: " " * len(code.group(0)), line))
 
 
-def _comment_end(lines: list[str], start: int, opener: str) -> tuple[int, str]:
-    """The line that closes the comment opened on line `start` and what follows the close on
-    it (the page's last line and nothing, if it is never closed)."""
-    closer = COMMENT_CLOSE[opener]
+def _comment_end(lines: list[str], start: int, opened: re.Match[str]) -> tuple[int, str]:
+    """The line that closes the comment `opened` on line `start` (that line itself, or a later
+    one) and what follows the close on it (the page's last line and nothing, if it is never
+    closed)."""
+    closer = COMMENT_CLOSE[opened.group(0)]
+    rest = lines[start][opened.end() :]
+    if closer in rest:
+        return start, rest.split(closer, 1)[1]
     for index in range(start + 1, len(lines)):
         if closer in lines[index]:
             return index, lines[index].split(closer, 1)[1]
@@ -209,11 +214,14 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
             out.append(line)
             index += 1
             continue
-        comment = _unclosed_comment(line)
-        if comment:  # the text around a comment that spans lines stays, as lines of its own
-            end, after = _comment_end(lines, index, comment.group(0))
+        comment = _comment_opening(line)
+        if comment:  # the text around a comment stays (as lines of its own if it spans lines)
+            end, after = _comment_end(lines, index, comment)
             before = line[: comment.start()]
-            lines[index : end + 1] = [before, after] if before.strip() else [after]
+            if end == index:
+                lines[index] = before + after
+            else:
+                lines[index : end + 1] = [before, after] if before.strip() else [after]
             continue
         alert = GITHUB_ALERT.match(line)
         if alert:  # its label leads the quote's first line, as an admonition's does

@@ -251,6 +251,18 @@ def test_comments_that_span_lines_go_with_everything_inside():
     assert "never closed" not in clean_mdx("Start.\n\n<!-- never closed\nmore")
 
 
+def test_a_comment_holding_inline_code_goes_whole():
+    body = "Intro.\n\n{/* Uses a `<a>`-link to keep the build green */}\n\nRead <!-- a `b` --> on."
+    assert clean_mdx(body).split() == ["Intro.", "Read", "on."]
+    assert clean_mdx("`{/* x */}` is a JSX comment.") == "`{/* x */}` is a JSX comment."
+
+
+def test_a_jsx_string_expression_is_its_string():
+    body = "<p>\n  <a href='/x'>Docs</a>{' '}\n  <a href='/y'>API</a>{\" and more\"}\n</p>"
+    assert clean_mdx(body).split() == ["Docs", "API", "and", "more"]
+    assert clean_mdx("Pass `{' '}` between tags.") == "Pass `{' '}` between tags."
+
+
 def test_admonitions_become_labelled_text():
     cleaned = clean_mdx(":::tip Use QoS\nMatch both ends.\n:::\n\n:::note[Heads up!]\nText.\n:::\n")
     assert "Tip: Use QoS.\n\nMatch both ends." in cleaned
