@@ -4,6 +4,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
 - JSX and HTML tags go, the text between them stays, and so does the string of an expression
   that is only a string (`{' '}` becomes a space). A component's `title`/`label` attribute
   is kept as a line of text, since it usually names the content (`<TabItem label="Python">`).
+- An HTML `<table>` becomes a Markdown pipe table (`ingest.html_table`), so its cells stay in
+  their rows rather than falling apart into loose lines.
 - A self-closing component imported from an `.md`/`.mdx` partial is replaced by the partial's
   own cleaned body (Docusaurus renders it there); other self-closing components vanish.
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
@@ -24,6 +26,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
 import html
 import re
 from collections.abc import Callable
+
+from ingest.html_table import pipe_table
 
 FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 """A fence at any indent: nested in a list item, one sits as deep as the item's text."""
@@ -59,6 +63,8 @@ COMMENT_CLOSE = {"<!--": "-->", "{/*": "*/}"}
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
+TABLE_OPEN = re.compile(r"^\s*<table\b", re.IGNORECASE)
+TABLE_CLOSE = "</table>"
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 PartialResolver = Callable[[str], str | None]
@@ -239,6 +245,13 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 while index + 1 < len(lines) and not lines[index + 1].strip():
                     index += 1
             index += 1
+            continue
+        if TABLE_OPEN.match(line):
+            end = index
+            while TABLE_CLOSE not in lines[end].lower() and end + 1 < len(lines):
+                end += 1
+            out.extend(["", *pipe_table("\n".join(lines[index : end + 1])), ""])
+            index = end + 1
             continue
         if ADMONITION_CLOSE.match(line) or SPACING_LINE.match(line):
             out.append("")

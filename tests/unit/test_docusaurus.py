@@ -263,6 +263,26 @@ def test_a_jsx_string_expression_is_its_string():
     assert clean_mdx("Pass `{' '}` between tags.") == "Pass `{' '}` between tags."
 
 
+def test_an_html_table_keeps_its_rows():
+    body = (
+        'Compatibility:\n\n<table>\n  <tr>\n    <th rowspan="2">Client</th>\n'
+        '    <th colspan="2">Server</th>\n  </tr>\n  <tr><td>3.x</td><td>4.x</td></tr>\n'
+        "  <tr>\n    <td>2.x</td>\n    <td><b>YES</b><sup>1</sup></td>\n"
+        "    <td>NO <code>a|b</code></td>\n  </tr>\n</table>\n\n[1] With a flag."
+    )
+    assert clean_mdx(body).split("\n") == [
+        "Compatibility:",
+        "",
+        "",
+        "| Client | Server 3.x | Server 4.x |",
+        "|---|---|---|",
+        "| 2.x | YES¹ | NO `a\\|b` |",
+        "",
+        "",
+        "[1] With a flag.",
+    ]
+
+
 def test_admonitions_become_labelled_text():
     cleaned = clean_mdx(":::tip Use QoS\nMatch both ends.\n:::\n\n:::note[Heads up!]\nText.\n:::\n")
     assert "Tip: Use QoS.\n\nMatch both ends." in cleaned
