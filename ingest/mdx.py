@@ -18,7 +18,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
   becomes blank, so it makes no chunk of its own.
 - `\<` is text, not the start of a tag (MDX needs it for a literal `<`): an option's
   `\<start|end>` values stay.
-- Nothing inside a fenced code block changes, and neither does a heading line: its tags and
+- Nothing inside a fenced code block changes (but a `twoslash` block keeps only the lines the
+  page shows: `ingest.twoslash`), and neither does a heading line: its tags and
   comments (`{/* #custom-id */}`) decide its Docusaurus id, so `ingest.sections` reads them
   (and `reader_text` gives its text as a reader sees it).
 """
@@ -28,6 +29,7 @@ import re
 from collections.abc import Callable
 
 from ingest.html_table import pipe_table
+from ingest.twoslash import is_twoslash, shown_lines
 
 FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 """A fence at any indent: nested in a list item, one sits as deep as the item's text."""
@@ -199,6 +201,12 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
             fence = opened.group("fence")
             out.append(line)
             index += 1
+            if is_twoslash(line.strip()[len(fence) :]):  # only the lines the page shows
+                end = index
+                while end < len(lines) and not _closes(lines[end], fence):
+                    end += 1
+                out.extend(shown_lines(lines[index:end]))
+                index = end
             continue
         if IMPORT_START.match(line):
             end = _statement_lines(lines, index, lambda text: bool(IMPORT_DONE.search(text)))

@@ -230,6 +230,28 @@ def test_code_fences_are_never_touched():
     assert clean_mdx(body) == body.rstrip("\n")
 
 
+def test_a_twoslash_block_keeps_the_lines_the_page_shows():
+    body = (
+        'Set it:\n\n```ts twoslash title="client.ts"\n// @filename: server.ts\n'
+        "export const router = {};\n// @filename: client.ts\n// ---cut---\n"
+        "// @errors: 2322\nconst link = httpBatchLink({ maxURLLength: 2083 });\n//    ^?\n"
+        "// ---cut-start---\nhidden();\n// ---cut-end---\nlink.use();\n"
+        "// ---cut-after---\n}\n```\n\nAfter."
+    )
+    assert clean_mdx(body).split("\n") == [
+        "Set it:",
+        "",
+        '```ts twoslash title="client.ts"',
+        "const link = httpBatchLink({ maxURLLength: 2083 });",
+        "link.use();",
+        "```",
+        "",
+        "After.",
+    ]
+    plain = "```ts\n// @filename: server.ts\n// ---cut---\nx();\n```"
+    assert clean_mdx(plain) == plain
+
+
 def test_a_fence_nested_deep_in_a_list_item_is_code_too():
     body = "- Option\n\n  - Nested\n\n     ```md\n     :::\n   ```\n\n:::note\nMind it.\n:::\n"
     cleaned = clean_mdx(body)
