@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable
 
 from ingest.html_table import pipe_table
-from ingest.twoslash import is_twoslash, shown_lines
+from ingest.twoslash import Snippets, is_twoslash
 
 FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
 """A fence at any indent: nested in a list item, one sits as deep as the item's text."""
@@ -186,6 +186,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
     lines = body.splitlines()
     out: list[str] = []
     partials: dict[str, str] = {}
+    snippets = Snippets()
     fence: str | None = None
     index = 0
     while index < len(lines):
@@ -197,16 +198,19 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 fence = None
             index += 1
             continue
+        if opened and is_twoslash(info := line.strip()[len(opened.group("fence")) :]):
+            end = index + 1
+            while end < len(lines) and not _closes(lines[end], opened.group("fence")):
+                end += 1
+            shown = snippets.shown(info, lines[index + 1 : end])
+            if shown:  # only what the page shows; a block that shows nothing is left out
+                out.extend([line, *shown, *lines[end : end + 1]])
+            index = end + 1
+            continue
         if opened:
             fence = opened.group("fence")
             out.append(line)
             index += 1
-            if is_twoslash(line.strip()[len(fence) :]):  # only the lines the page shows
-                end = index
-                while end < len(lines) and not _closes(lines[end], fence):
-                    end += 1
-                out.extend(shown_lines(lines[index:end]))
-                index = end
             continue
         if IMPORT_START.match(line):
             end = _statement_lines(lines, index, lambda text: bool(IMPORT_DONE.search(text)))

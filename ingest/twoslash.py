@@ -4,9 +4,12 @@ examples with twoslash, which hides the setup an example needs and shows the res
 - `// ---cut---` (or `// ---cut-before---`) hides every line above it, `// ---cut-after---`
   every line below it, and `// ---cut-start---` … `// ---cut-end---` the lines between;
 - a compiler directive line (`// @filename: server.ts`, `// @errors: 2322`, `// @noErrors`)
-  and a type query mark (`//    ^?`) are not shown.
+  and a type query mark (`//    ^?`) are not shown;
+- a ```` ```twoslash include admin ```` block is not shown: it defines a snippet that a later
+  block of the page pastes with `// @include: admin` (or its part up to a `// - part` mark,
+  with `// @include: admin-part`).
 
-So an example reads as the few lines the page shows, not as the setup files above them.
+So an example reads as the lines the page shows, not as the setup files above them.
 """
 
 import re
@@ -15,6 +18,8 @@ CUT_BEFORE = re.compile(r"^\s*//\s*---cut(-before)?---\s*$")
 CUT_AFTER = re.compile(r"^\s*//\s*---cut-after---\s*$")
 CUT_START = re.compile(r"^\s*//\s*---cut-start---\s*$")
 CUT_END = re.compile(r"^\s*//\s*---cut-end---\s*$")
+INCLUDE = re.compile(r"^\s*//\s*@include:\s*(?P<name>\S+)\s*$")
+PART_MARK = re.compile(r"^\s*//\s*-\s*(?P<name>\S+)\s*$")
 HIDDEN_LINE = re.compile(r"^\s*//\s*(@\w+\b.*|\^[?|!~].*)$")
 
 
@@ -23,8 +28,44 @@ def is_twoslash(info: str) -> bool:
     return "twoslash" in info.split()
 
 
-def shown_lines(code: list[str]) -> list[str]:
-    """The lines of a twoslash block's code (fences excluded) that the page shows."""
+class Snippets:
+    """The `twoslash include` snippets a page has defined so far, by name."""
+
+    def __init__(self) -> None:
+        self._code: dict[str, list[str]] = {}
+
+    def shown(self, info: str, code: list[str]) -> list[str]:
+        """The lines of a twoslash block's code (fences excluded) that the page shows; none
+        for a block that defines a snippet, which is kept for the blocks after it."""
+        code = [pasted for line in code for pasted in self._pasted(line)]
+        words = info.split()
+        if words[:2] == ["twoslash", "include"] and len(words) > 2:
+            self._code[words[2]] = code
+            return []
+        return _visible(code)
+
+    def _pasted(self, line: str) -> list[str]:
+        """A line, or the snippet (part) it includes."""
+        include = INCLUDE.match(line)
+        if include is None:
+            return [line]
+        name = include["name"]
+        if name in self._code:
+            return [kept for kept in self._code[name] if _part_mark(kept) is None]
+        base, _, part = name.rpartition("-")
+        code = self._code.get(base, [])
+        end = next((i for i, kept in enumerate(code) if _part_mark(kept) == part), 0)
+        return [kept for kept in code[:end] if _part_mark(kept) is None]
+
+
+def _part_mark(line: str) -> str | None:
+    """The name of the part a `// - part` line ends, if it is one."""
+    mark = PART_MARK.match(line)
+    return mark["name"] if mark else None
+
+
+def _visible(code: list[str]) -> list[str]:
+    """The lines the cuts and hidden lines leave."""
     cuts = [index for index, line in enumerate(code) if CUT_BEFORE.match(line)]
     if cuts:
         code = code[cuts[-1] + 1 :]

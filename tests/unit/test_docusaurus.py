@@ -252,6 +252,28 @@ def test_a_twoslash_block_keeps_the_lines_the_page_shows():
     assert clean_mdx(plain) == plain
 
 
+def test_a_twoslash_snippet_shows_where_a_block_includes_it():
+    body = (
+        "Guard it:\n\n```twoslash include admin\nconst t = init();\n// - setup\n"
+        "export const adminProcedure = t.procedure.use(isAdmin);\n```\n\n"
+        "```ts twoslash\n// @include: admin\n```\n\n"
+        "```ts twoslash\n// @include: admin-setup\n// ---cut---\nt.router({});\n```"
+    )
+    assert clean_mdx(body).split("\n") == [
+        "Guard it:",
+        "",
+        "",
+        "```ts twoslash",
+        "const t = init();",
+        "export const adminProcedure = t.procedure.use(isAdmin);",
+        "```",
+        "",
+        "```ts twoslash",
+        "t.router({});",
+        "```",
+    ]
+
+
 def test_a_fence_nested_deep_in_a_list_item_is_code_too():
     body = "- Option\n\n  - Nested\n\n     ```md\n     :::\n   ```\n\n:::note\nMind it.\n:::\n"
     cleaned = clean_mdx(body)
