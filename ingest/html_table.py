@@ -8,8 +8,11 @@ stays), `<code>` becomes backticks, `<br>` a space, and a footnote mark in `<sup
 (`YES¹`).
 """
 
+import re
 from html.parser import HTMLParser
 
+TABLE_OPEN = re.compile(r"<table\b")
+TABLE_CLOSE = re.compile(r"</table\s*>")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 CELL_TAGS = ("td", "th")
 INLINE_MARKS = {"br": " ", "code": "`"}
@@ -75,9 +78,10 @@ class _TableReader(HTMLParser):
 
 
 def _span(value: str | None) -> int:
-    """A `rowspan`/`colspan` value as a count of at least 1 (at most 50, against typos)."""
+    """A `rowspan`/`colspan` value (JSX's `colSpan={2}` too) as a count of at least 1 (at most
+    50, against typos)."""
     try:
-        return min(max(int(value or 1), 1), 50)
+        return min(max(int((value or "1").strip("{} ")), 1), 50)
     except ValueError:
         return 1
 
@@ -94,10 +98,8 @@ def _grid(rows: list[list[tuple[str, int, int]]]) -> list[list[str]]:
                 for across in range(colspan):
                     grid.setdefault((row_index + down, column + across), text)
             column += colspan
-    if not grid:
-        return []
-    height = max(row for row, _ in grid) + 1
-    width = max(column for _, column in grid) + 1
+    height = len(rows)  # a cell spanning past the last row is cut there, as browsers do
+    width = max((column for row, column in grid if row < height), default=-1) + 1
     return [[grid.get((row, column), "") for column in range(width)] for row in range(height)]
 
 
@@ -105,6 +107,20 @@ def _header(grid: list[list[str]], height: int) -> list[str]:
     """The first `height` rows as one header row, each column's distinct texts joined."""
     columns = zip(*grid[:height], strict=True)
     return [" ".join(dict.fromkeys(text for text in column if text)) for column in columns]
+
+
+def table_extent(lines: list[str], start: int) -> tuple[int, int] | None:
+    """Where the table opening on line `start` ends, nested tables inside it included: its
+    last line and the offset just after its `</table>` there; None if it never closes."""
+    depth = 0
+    for index in range(start, len(lines)):
+        tags = [(m.start(), 1, m.end()) for m in TABLE_OPEN.finditer(lines[index])]
+        tags += [(m.start(), -1, m.end()) for m in TABLE_CLOSE.finditer(lines[index])]
+        for _, step, end in sorted(tags):
+            depth += step
+            if depth == 0:
+                return index, end
+    return None
 
 
 def pipe_table(html: str) -> list[str]:
@@ -121,6 +137,8 @@ def pipe_table(html: str) -> list[str]:
         return []
     height = max(rowspan for _, rowspan, _ in reader.rows[0]) if reader.rows[0] else 1
     grid = [row for row in [_header(grid, height), *grid[height:]] if any(row)]
+    if not grid:  # only images or empty cells
+        return []
     lines = [f"| {' | '.join(row)} |" for row in grid]
     lines.insert(1, f"|{'---|' * len(grid[0])}")
     return lines

@@ -28,7 +28,7 @@ import html
 import re
 from collections.abc import Callable
 
-from ingest.html_table import pipe_table
+from ingest.html_table import pipe_table, table_extent
 from ingest.twoslash import Snippets, is_twoslash
 
 FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
@@ -65,8 +65,8 @@ COMMENT_CLOSE = {"<!--": "-->", "{/*": "*/}"}
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
-TABLE_OPEN = re.compile(r"^\s*<table\b", re.IGNORECASE)
-TABLE_CLOSE = "</table>"
+TABLE_LINE = re.compile(r"^\s*<table\b")
+"""An HTML table (lower case: `<Table>` is a component)."""
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 PartialResolver = Callable[[str], str | None]
@@ -121,7 +121,7 @@ def _outside_code(line: str, change: Callable[[str], str]) -> str:
 
 
 def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
-    text = JSX_STRING.sub(r"\g<text>", JSX_COMMENT.sub("", HTML_COMMENT.sub("", text)))
+    text = JSX_COMMENT.sub("", HTML_COMMENT.sub("", text))
     text = SELF_CLOSING.sub(lambda m: partials.get(m.group("name"), ""), text)
 
     def naming_text(match: re.Match[str]) -> str:
@@ -130,7 +130,7 @@ def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:
             return next(group for group in named.groups() if group is not None) + "\n"
         return ""
 
-    return TAG.sub(naming_text, text)
+    return JSX_STRING.sub(r"\g<text>", TAG.sub(naming_text, text))  # after a tag's names
 
 
 def reader_text(text: str) -> str:
@@ -258,12 +258,12 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                     index += 1
             index += 1
             continue
-        if TABLE_OPEN.match(line):
-            end = index
-            while TABLE_CLOSE not in lines[end].lower() and end + 1 < len(lines):
-                end += 1
-            out.extend(["", *pipe_table("\n".join(lines[index : end + 1])), ""])
-            index = end + 1
+        extent = table_extent(lines, index) if TABLE_LINE.match(line) else None
+        if extent:  # the text after the table, on its closing line, stays
+            end, close = extent
+            out.extend(["", *pipe_table("\n".join([*lines[index:end], lines[end][:close]])), ""])
+            lines[end] = lines[end][close:]
+            index = end if lines[end].strip() else end + 1
             continue
         if ADMONITION_CLOSE.match(line) or SPACING_LINE.match(line):
             out.append("")

@@ -20,12 +20,15 @@ CUT_START = re.compile(r"^\s*//\s*---cut-start---\s*$")
 CUT_END = re.compile(r"^\s*//\s*---cut-end---\s*$")
 INCLUDE = re.compile(r"^\s*//\s*@include:\s*(?P<name>\S+)\s*$")
 PART_MARK = re.compile(r"^\s*//\s*-\s*(?P<name>\S+)\s*$")
-HIDDEN_LINE = re.compile(r"^\s*//\s*(@\w+\b.*|\^[?|!~].*)$")
+HIDDEN_LINE = re.compile(r"^\s*//\s*(@\w+(:.*)?|\^[?|!~].*)\s*$")
+"""A compiler directive (`// @errors: 2322`, `// @noErrors`; not `// @ts-ignore`, which the
+page shows) or a type query mark."""
+QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 
 
 def is_twoslash(info: str) -> bool:
     """Whether a fence's info string (`ts twoslash title="client.ts"`) asks for twoslash."""
-    return "twoslash" in info.split()
+    return "twoslash" in QUOTED.sub(" ", info).split()
 
 
 class Snippets:

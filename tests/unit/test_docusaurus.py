@@ -250,6 +250,10 @@ def test_a_twoslash_block_keeps_the_lines_the_page_shows():
     ]
     plain = "```ts\n// @filename: server.ts\n// ---cut---\nx();\n```"
     assert clean_mdx(plain) == plain
+    titled = '```ts title="A twoslash demo"\n// ---cut---\nx();\n```'
+    assert clean_mdx(titled) == titled
+    shown = "```ts twoslash\n// @noErrors\n// @ts-expect-error\nx();\n```"
+    assert clean_mdx(shown) == "```ts twoslash\n// @ts-expect-error\nx();\n```"
 
 
 def test_a_twoslash_snippet_shows_where_a_block_includes_it():
@@ -305,6 +309,7 @@ def test_a_jsx_string_expression_is_its_string():
     body = "<p>\n  <a href='/x'>Docs</a>{' '}\n  <a href='/y'>API</a>{\" and more\"}\n</p>"
     assert clean_mdx(body).split() == ["Docs", "API", "and", "more"]
     assert clean_mdx("Pass `{' '}` between tags.") == "Pass `{' '}` between tags."
+    assert clean_mdx('<TabItem value="py" label={"Python"}>').strip() == "Python"
 
 
 def test_an_html_table_keeps_its_rows():
@@ -325,6 +330,30 @@ def test_an_html_table_keeps_its_rows():
         "",
         "[1] With a flag.",
     ]
+
+
+def test_an_html_table_ends_where_it_closes_and_only_there():
+    nested = "<table><tr><td><table><tr><td>in</td></tr></table></td><td>b</td></tr>\n"
+    nested += "<tr><td>c</td><td colSpan={2}>d</td></tr></table> After it."
+    assert clean_mdx(nested).split("\n") == [
+        "",
+        "| in | b |  |",
+        "|---|---|---|",
+        "| c | d | d |",
+        "",
+        " After it.",
+    ]
+    assert clean_mdx("<table><tr><td><img src='x.png' /></td></tr></table>\n\nLogos.").split() == [
+        "Logos."
+    ]
+    unclosed = "<table><tr><td>a</td></tr>\n\nProse after.\n\n## Next"
+    assert "Prose after." in clean_mdx(unclosed) and "## Next" in clean_mdx(unclosed)
+    component = "<Table rows={rows} />\n\nProse after.\n\n## Next"
+    assert clean_mdx(component).split("\n")[-3:] == ["Prose after.", "", "## Next"]
+    spans_past_the_end = (
+        '<table><tr><th rowspan="1">h</th></tr><tr><td rowspan="3">x</td></tr></table>'
+    )
+    assert clean_mdx(spans_past_the_end).strip().split("\n") == ["| h |", "|---|", "| x |"]
 
 
 def test_admonitions_become_labelled_text():
