@@ -12,6 +12,7 @@ import re
 from html.parser import HTMLParser
 
 TABLE_OPEN = re.compile(r"<table\b")
+"""An HTML table's opening (lower case: `<Table>` is a component)."""
 TABLE_CLOSE = re.compile(r"</table\s*>")
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 CELL_TAGS = ("td", "th")

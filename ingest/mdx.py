@@ -28,7 +28,7 @@ import html
 import re
 from collections.abc import Callable
 
-from ingest.html_table import pipe_table, table_extent
+from ingest.html_table import TABLE_OPEN, pipe_table, table_extent
 from ingest.twoslash import Snippets, is_twoslash
 
 FENCE_OPEN = re.compile(r"^\s*(?P<fence>`{3,}|~{3,})")
@@ -65,8 +65,6 @@ COMMENT_CLOSE = {"<!--": "-->", "{/*": "*/}"}
 INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
-TABLE_LINE = re.compile(r"^\s*<table\b")
-"""An HTML table (lower case: `<Table>` is a component)."""
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
 PartialResolver = Callable[[str], str | None]
@@ -258,7 +256,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                     index += 1
             index += 1
             continue
-        extent = table_extent(lines, index) if TABLE_LINE.match(line) else None
+        extent = table_extent(lines, index) if TABLE_OPEN.match(line.lstrip()) else None
         if extent:  # the text after the table, on its closing line, stays
             end, close = extent
             out.extend(["", *pipe_table("\n".join([*lines[index:end], lines[end][:close]])), ""])

@@ -14,10 +14,8 @@ So an example reads as the lines the page shows, not as the setup files above th
 
 import re
 
-CUT_BEFORE = re.compile(r"^\s*//\s*---cut(-before)?---\s*$")
-CUT_AFTER = re.compile(r"^\s*//\s*---cut-after---\s*$")
-CUT_START = re.compile(r"^\s*//\s*---cut-start---\s*$")
-CUT_END = re.compile(r"^\s*//\s*---cut-end---\s*$")
+CUT = re.compile(r"^\s*//\s*---cut(?P<kind>|-before|-after|-start|-end)---\s*$")
+HIDES_ABOVE = ("", "-before")
 INCLUDE = re.compile(r"^\s*//\s*@include:\s*(?P<name>\S+)\s*$")
 PART_MARK = re.compile(r"^\s*//\s*-\s*(?P<name>\S+)\s*$")
 HIDDEN_LINE = re.compile(r"^\s*//\s*(@\w+(:.*)?|\^[?|!~].*)\s*$")
@@ -69,17 +67,21 @@ def _part_mark(line: str) -> str | None:
 
 def _visible(code: list[str]) -> list[str]:
     """The lines the cuts and hidden lines leave."""
-    cuts = [index for index, line in enumerate(code) if CUT_BEFORE.match(line)]
-    if cuts:
-        code = code[cuts[-1] + 1 :]
-    after = next((index for index, line in enumerate(code) if CUT_AFTER.match(line)), None)
-    if after is not None:
-        code = code[:after]
+    above = [index for index, line in enumerate(code) if _cut(line) in HIDES_ABOVE]
+    code = code[above[-1] + 1 :] if above else code
+    below = next((index for index, line in enumerate(code) if _cut(line) == "-after"), None)
     shown: list[str] = []
     hiding = False
-    for line in code:
-        if CUT_START.match(line) or CUT_END.match(line):
-            hiding = bool(CUT_START.match(line))
+    for line in code[:below]:
+        kind = _cut(line)
+        if kind in ("-start", "-end"):
+            hiding = kind == "-start"
         elif not hiding and not HIDDEN_LINE.match(line):
             shown.append(line)
     return shown
+
+
+def _cut(line: str) -> str | None:
+    """The kind of cut a line marks ("", "-before", "-after", "-start", "-end"), if any."""
+    cut = CUT.match(line)
+    return cut["kind"] if cut else None
