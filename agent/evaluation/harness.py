@@ -1,11 +1,12 @@
 """Evaluation through the graph: retrieval via its query side, answers via the whole graph.
 
-Answer scores: `fact_recall` is the mean share of a question's `answer_facts` found (ignoring
-case) in its answer; `citation_hit` the share of answered in-scope questions citing a gold or
-`also_in` section; `refusal_correct` the share of out-of-scope questions refused;
-`false_refusal` the share of in-scope questions refused; `highlight_only` the share of
-highlight answers whose terms come from the selection (at least 90 %, allowing for joining
-words a model may add), or that say the selection lacks the answer.
+Answer scores: `fact_recall` is the mean share of a question's `answer_facts` a reader finds in
+its answer (compared as rendered, ignoring case: `agent.evaluation.visible`); `citation_hit`
+the share of answered in-scope questions citing a gold or `also_in` section; `refusal_correct`
+the share of out-of-scope questions refused; `false_refusal` the share of in-scope questions
+refused; `highlight_only` the share of highlight answers whose terms come from the selection
+(at least 90 %, allowing for joining words a model may add), or that say the selection lacks
+the answer.
 """
 
 import asyncio
@@ -16,6 +17,7 @@ from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
 
 from agent.context import Context
 from agent.evaluation.metrics import EvalQuestion, Retriever, hits_section, mean
+from agent.evaluation.visible import states
 from agent.graph import graph, query_graph
 from agent.offline.extractive import NOT_IN_SELECTION
 from agent.offline.text import terms
@@ -84,7 +86,7 @@ def evaluate_answers(
         result = asyncio.run(_answer(question, resources, context or Context()))
         answer, sources = result["answer"], result.get("sources", [])
         refused = bool(result.get("refusal_reason"))
-        facts = [fact for fact in question.answer_facts if fact.lower() in answer.lower()]
+        facts = [fact for fact in question.answer_facts if states(answer, fact)]
         scores.append(
             {
                 "kind": question.kind,

@@ -2,9 +2,10 @@
 
 A retrieved chunk hits a gold entry when its file is the gold file and the gold heading is one
 of the chunk's heading-path entries, or one of the H3 headings the chunk contains whole (a short
-H2 section is stored as one chunk with its H3s inside). Headings compare with and without
-backticks. A question with several gold entries is found at the rank where the last of them
-has been hit, so a cross-section question counts only when all its sections are in. `by_kind`
+H2 section is stored as one chunk with its H3s inside). Headings compare as a reader sees
+them (`agent.evaluation.visible`): inline markup, links and typographic quotes do not count.
+A question with several gold entries is found at the rank where the last of them has been hit,
+so a cross-section question counts only when all its sections are in. `by_kind`
 gives n and hit@5 for each question kind (cross_section, followup, ...), `by_kind_detail`
 adds hit@1 and MRR@10.
 `lenient_hit@5` also accepts any `also_in` section within the top 5.
@@ -18,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
+from agent.evaluation.visible import visible_inline
 from agent.retrieval.search import SearchHit
 
 CUTOFFS = (1, 3, 5, 10)
@@ -83,16 +85,12 @@ def load_questions(path: Path) -> list[EvalQuestion]:
     return questions
 
 
-def _norm(heading: str) -> str:
-    return " ".join(heading.replace("`", "").split()).casefold()
-
-
 def hits_section(hit: SearchHit, section: GoldSection) -> bool:
     """Whether a retrieved chunk contains the gold section."""
     if hit.payload.get("file_path") != section.file:
         return False
     headings = [*hit.payload.get("heading_path", []), *hit.payload.get("section_headings", [])]
-    return _norm(section.heading) in {_norm(h) for h in headings}
+    return visible_inline(section.heading) in {visible_inline(h) for h in headings}
 
 
 def first_rank(hits: Sequence[SearchHit], sections: Sequence[GoldSection]) -> int | None:
