@@ -23,9 +23,11 @@ from itertools import pairwise
 
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.text import (
+    COMPOUND,
     QUOTED,
     asking_sentences,
     asks_how_to,
+    compounds,
     placed_words,
     question_names,
     terms,
@@ -98,6 +100,12 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
 
     Such a name is what the question is about, and the chunks that would answer it are about
     something else: answering would explain the book's own topic in the other thing's place.
+    A name is mentioned in passing when at most `PASSING_MENTIONS` chunks write it, or when no
+    page or section of the book is titled with it, it is not the book's own subject and the
+    question's asking sentence names it (a textbook that names PyBullet in seven exercise
+    lists as one choice of simulator teaches another simulator). A name may be a package or
+    identifier the book writes in lower case as code or a link's text (`parallel-prettier`),
+    counted as written, whole.
     A kept chunk that mentions the name answers for it, except when the question asks how to
     do something with it (a how-to whose asking sentence names it): then a kept chunk must
     speak of the name itself (`discusses`: a catalogue that links to the thing says that it
@@ -107,34 +115,71 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     glitches. How do I fix that?") is the reader's setting, not what they ask about: it needs
     no chunk that names it.
     """
+    asked = appended_topic(question)[0]
+    asking = asking_sentences(asked)
     rare = [
         name
-        for name in question_names(question)
-        if 0 < _mentions(terms(name), vocabulary) <= PASSING_MENTIONS
+        for name in _question_names(question, vocabulary)
+        if _passing(name, vocabulary, _writes(asking, name))
     ]
     if not rare:  # most questions: the kept chunks need not be read
         return []
-    asked = appended_topic(question)[0]
-    asking = asking_sentences(asked)
     how_to = asking if asks_how_to(asked) else ""
-    present = frozenset[int]().union(*(terms(c["payload"].get("text", "")) for c in kept))
     missing = []
     for name in rare:
         named = terms(name)
-        if asking != asked.strip() and not named <= terms(asking):
+        if asking != asked.strip() and not _writes(asking, name):
             continue  # only in the scene: the reader's setting, not what they ask about
-        if named <= terms(how_to):
+        if _writes(how_to, name):
             rest = topic_terms(asking) - named
             answered = any(
-                discusses(c["payload"], named)
+                discusses(c["payload"], name)
                 and vocabulary.coverage(rest, _chunk_terms(c["payload"])) >= HOW_TO_COVERAGE
                 for c in kept
             )
         else:
-            answered = bool(named & present)
+            answered = any(
+                _writes(c["payload"].get("text", ""), name, every_term=False) for c in kept
+            )
         if not answered:
             missing.append(name)
     return missing
+
+
+def _question_names(question: str, vocabulary: Vocabulary) -> list[str]:
+    """`question_names`, and the compound names of the book's code the question writes."""
+    names = question_names(question)
+    written = {name.lower() for name in names}
+    code = compounds(QUOTED.sub(" ", question)) & vocabulary.compound_chunks.keys()
+    return names + sorted(code - written)
+
+
+def _passing(name: str, vocabulary: Vocabulary, asked: bool) -> bool:
+    """Whether the book mentions `name` only in passing (see `passing_names`). A name that
+    titles nothing counts only when the reader `asked` about it in their own sentence, not
+    when it comes with a follow-up's earlier topic ("…(RViz)"), which sets the scene."""
+    mentions = _mentions_of(name, vocabulary)
+    if not 0 < mentions <= OWN_SUBJECT_SHARE * vocabulary.chunks:
+        return False
+    untitled = vocabulary.headed is not None and not terms(name) <= vocabulary.headed
+    return mentions <= PASSING_MENTIONS or (untitled and asked)
+
+
+def _mentions_of(name: str, vocabulary: Vocabulary) -> int:
+    """How many chunks write `name`: a compound name counted whole, any other by its rarest
+    term (`_mentions`)."""
+    if name.lower() in vocabulary.compound_chunks:
+        return vocabulary.compound_chunks[name.lower()]
+    return _mentions(terms(name), vocabulary)
+
+
+def _writes(text: str, name: str, *, every_term: bool = True) -> bool:
+    """Whether `text` writes `name`: a compound name whole; any other by its terms, every one
+    of them or (`every_term` False) any."""
+    if COMPOUND.fullmatch(name.lower()):
+        return name.lower() in compounds(text)
+    named, written = terms(name), terms(text)
+    return named <= written if every_term else bool(named & written)
 
 
 def foreign_features(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> list[str]:
@@ -181,12 +226,12 @@ def _chunk_terms(payload: dict) -> frozenset[int]:
     return terms(" ".join([payload.get("text", ""), *payload.get("heading_path", [])]))
 
 
-def discusses(payload: dict, name: frozenset[int]) -> bool:
+def discusses(payload: dict, name: str) -> bool:
     """Whether a chunk speaks of a name itself: its headings name it, or its text does outside
     links (a catalogue that only links to the thing points elsewhere for how to use it)."""
     headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
     prose = LINK.sub(" ", payload.get("text", ""))
-    return bool(name & (terms(" ".join(headings)) | terms(prose)))
+    return _writes(f"{' '.join(headings)}\n{prose}", name, every_term=False)
 
 
 @dataclass(kw_only=True)

@@ -177,22 +177,50 @@ def command_terms(texts: Iterable[str]) -> frozenset[int]:
     opening: set[str] = set()
     prose: set[str] = set()
     for text in texts:
-        fence: str | None = None
-        for line in text.splitlines():
-            opened = FENCE.match(line.strip())
-            if fence is None and opened:
-                fence = opened.group(1)[0]
-            elif fence is not None:
-                if opened and opened.group(1)[0] == fence:
-                    fence = None
-                else:
-                    opening.update(_first_word(PROMPT.sub("", line)))
+        for line, in_block in _marked_lines(text):
+            if in_block:
+                opening.update(_first_word(PROMPT.sub("", line)))
             else:
                 for span in INLINE_CODE.findall(line):
                     opening.update(_first_word(span))
                 prose.update(m.group().lower() for m in WORD.finditer(INLINE_CODE.sub(" ", line)))
     only_code = frozenset[int]().union(*(terms(word) for word in opening))
     return only_code - frozenset[int]().union(*(terms(word) for word in prose))
+
+
+def _marked_lines(text: str) -> Iterator[tuple[str, bool]]:
+    """Each line of `text` but the fences, and whether it is inside a fenced code block."""
+    fence: str | None = None
+    for line in text.splitlines():
+        opened = FENCE.match(line.strip())
+        if fence is None and opened:
+            fence = opened.group(1)[0]
+        elif fence is not None and opened and opened.group(1)[0] == fence:
+            fence = None
+        else:
+            yield line, fence is not None
+
+
+COMPOUND = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+(?![\w-])")
+"""A lower-case compound word: a package or identifier such as `connected-react-router`,
+`prettier_d` or `rustfmt.toml` (a sentence's closing period is no part of it)."""
+LINK_TEXT = re.compile(r"\[([^\]\n]+)\]\(")
+
+
+def compounds(text: str) -> set[str]:
+    """The lower-case compound words `text` writes (`COMPOUND`), lower-cased."""
+    return {match.rstrip(".") for match in COMPOUND.findall(text.lower())}
+
+
+def code_compounds(texts: Iterable[str]) -> frozenset[str]:
+    """Compound words `texts` write as code or as a link's text: the names of packages, files
+    and identifiers (`parallel-prettier`), as opposed to prose compounds (`old-style`)."""
+    named: set[str] = set()
+    for text in texts:
+        for line, in_block in _marked_lines(text):
+            in_code = [line] if in_block else [*INLINE_CODE.findall(line), *LINK_TEXT.findall(line)]
+            named.update(*(compounds(piece) for piece in in_code))
+    return frozenset(named)
 
 
 def _first_word(code: str) -> list[str]:

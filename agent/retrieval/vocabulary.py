@@ -8,9 +8,10 @@ uses as a name, or only shows as a command.
 import math
 import threading
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-from agent.offline.text import capitalised_terms, command_terms
+from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
 from core.store import BookIndex
 
 EVERYDAY_SHARE = 0.5
@@ -28,6 +29,12 @@ class Vocabulary:
     known term may name something)."""
     commands: frozenset[int] = frozenset()
     """Terms the book shows only as commands, opening a code line or span (`deno install`)."""
+    compound_chunks: Mapping[str, int] = field(default_factory=dict)
+    """Compound names the book writes as code or link text (`connected-react-router`,
+    `spawn_entity`), lower-cased, each with the number of chunks that write it anywhere."""
+    headed: frozenset[int] | None = None
+    """Terms of the book's page titles and section headings, the subsections a chunk holds
+    whole included (None: not read, so every name may have a section of its own)."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -75,13 +82,24 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         if cached and cached[0] == count:
             return cached[1]
         frequencies: Counter[int] = Counter()
+        written: Counter[str] = Counter()
         texts: list[str] = []
-        for point in index.points(fields=("text", "heading_path"), terms=True):
+        headed: set[int] = set()
+        fields = ("text", "heading_path", "section_headings")
+        for point in index.points(fields=fields, terms=True):
             frequencies.update(set(point.terms))
             headings = " ".join(point.payload.get("heading_path", []))
-            texts.append(f"{headings}\n{point.payload.get('text', '')}")
+            text = f"{headings}\n{point.payload.get('text', '')}"
+            texts.append(text)
+            written.update(compounds(text))
+            headed |= terms(" ".join([headings, *point.payload.get("section_headings", [])]))
         vocabulary = Vocabulary(
-            dict(frequencies), count, capitalised_terms(texts), command_terms(texts)
+            dict(frequencies),
+            count,
+            capitalised_terms(texts),
+            command_terms(texts),
+            {name: written[name] for name in code_compounds(texts)},
+            frozenset(headed),
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -8,7 +8,7 @@ from agent.offline.grading import (
     unknown_share,
     unnamed_flags,
 )
-from agent.offline.text import capitalised_terms, command_terms, terms
+from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -204,3 +204,60 @@ def test_a_flag_must_be_spelled_out_by_a_kept_chunk():
     # its words alone are not the flag; a quoted one is the reader's own text
     assert unnamed_flags("Which backend does --rewrite do?", kept) == ["--rewrite"]
     assert unnamed_flags("I typed '--force' and nothing happened. Why?", kept) == []
+
+
+def test_how_to_use_a_name_no_section_is_titled_with_needs_a_chunk_about_it():
+    # named in a few exercise lists as one choice of simulator, titled nowhere
+    frequencies = {
+        **{t: 40 for t in terms("robot simulator load model collision step")},
+        **{t: 6 for t in terms("PyBullet")},
+    }
+    headings = terms("Isaac Sim Importing URDF Files Gazebo")
+    vocabulary = Vocabulary(frequencies, 200, headed=headings)
+    how = "How do I load my robot model in PyBullet with self collision, and step it?"
+    importer = chunk("Import the robot model and enable self collision before you step the sim.")
+    assert passing_names(how, vocabulary, [importer]) == ["PyBullet"]
+    lab = chunk("Load the robot model in PyBullet, turn on self collision and step the world.")
+    assert passing_names(how, vocabulary, [lab]) == []
+    # a name that titles a section of the book is one of its topics
+    titled = Vocabulary(frequencies, 200, headed=headings | terms("PyBullet"))
+    assert passing_names(how, titled, [importer]) == []
+    # with the headings not read, six mentions are more than a passing one
+    assert passing_names(how, Vocabulary(frequencies, 200), [importer]) == []
+
+
+def test_a_package_the_book_writes_as_code_is_a_name_counted_whole():
+    catalogue = "- [parallel-prettier](https://example.com/pp) formats files in parallel"
+    texts = [catalogue, "Prettier formats files. Run it in parallel on CI with workers."]
+    frequencies = {t: 30 for t in terms(" ".join(texts) + " processes number set")}
+    written = {"parallel-prettier": 1, "old-style": 1}
+    vocabulary = Vocabulary(frequencies, 100, compound_chunks=written)
+    how = "How do I set the number of worker processes parallel-prettier uses?"
+    assert passing_names(how, vocabulary, [chunk(catalogue)]) == ["parallel-prettier"]
+    own = chunk("`parallel-prettier` takes `--concurrency`: the number of worker processes.")
+    assert passing_names(how, vocabulary, [own]) == []
+    # its words alone ("parallel", "prettier") are not the name
+    assert passing_names(how, vocabulary, [chunk(texts[1])]) == ["parallel-prettier"]
+
+
+def test_only_compounds_written_as_code_or_link_text_name_things():
+    texts = [
+        "Use [connected-react-router](https://x.example) or `redux-saga`; an old-style worker.",
+        "```js\nimport fork from 'redux-first-history'\n```",
+    ]
+    assert code_compounds(texts) == {"connected-react-router", "redux-saga", "redux-first-history"}
+    assert compounds("See rustfmt.toml. An old-style worker.") == {"rustfmt.toml", "old-style"}
+
+
+def test_a_name_from_a_follow_ups_earlier_topic_titling_nothing_is_the_scene():
+    frequencies = {
+        **{t: 40 for t in terms("plugin publish joint often")},
+        **{t: 4 for t in terms("RViz")},
+    }
+    vocabulary = Vocabulary(frequencies, 200, headed=terms("Joint State Publisher Plugin"))
+    kept = [chunk("Add the joint state publisher plugin and set how often it publishes.")]
+    follow_up = (
+        "Which plugin do I add for that, and how often should it publish? (frozen arm in RViz)"
+    )
+    assert passing_names(follow_up, vocabulary, kept) == []
+    assert passing_names("Which plugin makes RViz show the arm move?", vocabulary, kept) == ["RViz"]
