@@ -103,9 +103,9 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     A name is mentioned in passing when at most `PASSING_MENTIONS` chunks write it, or when no
     page or section of the book is titled with it, it is not the book's own subject and the
     question's asking sentence names it (a textbook that names PyBullet in seven exercise
-    lists as one choice of simulator teaches another simulator). A name may be a package or
-    identifier the book writes in lower case as code or a link's text (`parallel-prettier`),
-    counted as written, whole.
+    lists as one choice of simulator teaches another simulator). A name may be a hyphenated
+    package name the book writes as code or a link's text (`parallel-prettier`), counted as
+    written, whole.
     A kept chunk that mentions the name answers for it, except when the question asks how to
     do something with it (a how-to whose asking sentence names it): then a kept chunk must
     speak of the name itself (`discusses`: a catalogue that links to the thing says that it
@@ -147,7 +147,8 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
 
 
 def _question_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """`question_names`, and the compound names of the book's code the question writes."""
+    """`question_names`, and the hyphenated package names of the book's code and links that
+    the question writes."""
     names = question_names(question)
     written = {name.lower() for name in names}
     code = compounds(QUOTED.sub(" ", question)) & vocabulary.compound_chunks.keys()
@@ -166,7 +167,7 @@ def _passing(name: str, vocabulary: Vocabulary, asked: bool) -> bool:
 
 
 def _mentions_of(name: str, vocabulary: Vocabulary) -> int:
-    """How many chunks write `name`: a compound name counted whole, any other by its rarest
+    """How many chunks write `name`: a package name counted whole, any other by its rarest
     term (`_mentions`)."""
     if name.lower() in vocabulary.compound_chunks:
         return vocabulary.compound_chunks[name.lower()]
@@ -174,7 +175,7 @@ def _mentions_of(name: str, vocabulary: Vocabulary) -> int:
 
 
 def _writes(text: str, name: str, *, every_term: bool = True) -> bool:
-    """Whether `text` writes `name`: a compound name whole; any other by its terms, every one
+    """Whether `text` writes `name`: a package name whole; any other by its terms, every one
     of them or (`every_term` False) any."""
     if COMPOUND.fullmatch(name.lower()):
         return name.lower() in compounds(text)

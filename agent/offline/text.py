@@ -201,20 +201,22 @@ def _marked_lines(text: str) -> Iterator[tuple[str, bool]]:
             yield line, fence is not None
 
 
-COMPOUND = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+(?![\w-])")
-"""A lower-case compound word: a package or identifier such as `connected-react-router`,
-`prettier_d` or `rustfmt.toml` (a sentence's closing period is no part of it)."""
+COMPOUND = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
+"""A lower-case hyphenated word: a package name such as `connected-react-router`, or a prose
+compound (`old-style`). Identifiers with `_` or `.` (`console.error`, `max_width`) are names
+by `question_names` already and are read by their terms: docs write `console.error` as
+"error" under `console` as often as whole."""
 LINK_TEXT = re.compile(r"\[([^\]\n]+)\]\(")
 
 
 def compounds(text: str) -> set[str]:
-    """The lower-case compound words `text` writes (`COMPOUND`), lower-cased."""
-    return {match.rstrip(".") for match in COMPOUND.findall(text.lower())}
+    """The hyphenated words `text` writes (`COMPOUND`), lower-cased."""
+    return set(COMPOUND.findall(text.lower()))
 
 
 def code_compounds(texts: Iterable[str]) -> frozenset[str]:
-    """Compound words `texts` write as code or as a link's text: the names of packages, files
-    and identifiers (`parallel-prettier`), as opposed to prose compounds (`old-style`)."""
+    """Hyphenated words `texts` write as code or as a link's text: the names of packages and
+    commands (`parallel-prettier`), as opposed to prose compounds (`old-style`)."""
     named: set[str] = set()
     for text in texts:
         for line, in_block in _marked_lines(text):

@@ -30,8 +30,8 @@ class Vocabulary:
     commands: frozenset[int] = frozenset()
     """Terms the book shows only as commands, opening a code line or span (`deno install`)."""
     compound_chunks: Mapping[str, int] = field(default_factory=dict)
-    """Compound names the book writes as code or link text (`connected-react-router`,
-    `spawn_entity`), lower-cased, each with the number of chunks that write it anywhere."""
+    """Hyphenated names the book writes as code or link text (`connected-react-router`),
+    lower-cased, each with the number of chunks that write it anywhere."""
     headed: frozenset[int] | None = None
     """Terms of the book's page titles and section headings, the subsections a chunk holds
     whole included (None: not read, so every name may have a section of its own)."""

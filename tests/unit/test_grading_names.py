@@ -246,7 +246,7 @@ def test_only_compounds_written_as_code_or_link_text_name_things():
         "```js\nimport fork from 'redux-first-history'\n```",
     ]
     assert code_compounds(texts) == {"connected-react-router", "redux-saga", "redux-first-history"}
-    assert compounds("See rustfmt.toml. An old-style worker.") == {"rustfmt.toml", "old-style"}
+    assert compounds("See rustfmt.toml and console.error. An old-style worker.") == {"old-style"}
 
 
 def test_a_name_from_a_follow_ups_earlier_topic_titling_nothing_is_the_scene():
