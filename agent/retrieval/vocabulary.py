@@ -1,8 +1,9 @@
-"""The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors, and
-which terms it writes capitalised or shows only as commands, read from the chunks' text.
+"""The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors;
+which terms it writes capitalised or shows only as commands, which hyphenated package names
+it writes as code or link text and which terms title its sections, read from the chunks.
 
 Used to weigh question terms by rarity (IDF) and to notice terms the book never uses, never
-uses as a name, or only shows as a command.
+uses as a name, only shows as a command, or names without a section of their own.
 """
 
 import math
