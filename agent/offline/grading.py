@@ -117,20 +117,17 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     """
     asked = appended_topic(question)[0]
     asking = asking_sentences(asked)
-    rare = [
-        name
-        for name in _question_names(question, vocabulary)
-        if _passing(name, vocabulary, _writes(asking, name))
-    ]
+    in_asking = {name: _writes(asking, name) for name in _question_names(question, vocabulary)}
+    rare = [name for name, asked_of in in_asking.items() if _passing(name, vocabulary, asked_of)]
     if not rare:  # most questions: the kept chunks need not be read
         return []
-    how_to = asking if asks_how_to(asked) else ""
+    how_to = asks_how_to(asked)
     missing = []
     for name in rare:
         named = terms(name)
-        if asking != asked.strip() and not _writes(asking, name):
+        if asking != asked.strip() and not in_asking[name]:
             continue  # only in the scene: the reader's setting, not what they ask about
-        if _writes(how_to, name):
+        if how_to and in_asking[name]:
             rest = topic_terms(asking) - named
             answered = any(
                 discusses(c["payload"], name)
