@@ -9,8 +9,9 @@ makes sure each part's best section is among the first (`agent.offline.ranking.c
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
 difference between A and B", "A vs B") gives its two sides, as does "how do A and B work
 together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
-"and also" / "and how|what|why..." starts a part (a
-sentence that only sets the scene before the question is not a part). A part must
+"and also" / "and how|what|why..." starts a part. Only sentences that ask are split: a
+sentence that sets the scene before the question ("We share one queue, and each job has a
+budget.") is not a part, nor are its clauses; it leads the part after it. A part must
 name a topic (enough topic terms) or it is not a part: "..., and can I change that?" is not.
 A follow-up's appended earlier topic is a part of its own (see `question_parts`).
 """
@@ -18,7 +19,7 @@ A follow-up's appended earlier topic is a part of its own (see `question_parts`)
 import re
 
 from agent.offline.condense import appended_topic
-from agent.offline.text import terms, topic_terms
+from agent.offline.text import SENTENCE_END, terms, topic_terms
 
 QUESTION_WORDS = (
     "how|what|why|when|where|which|who|whether|can|could|should|does|do|is|are|will|would|then"
@@ -52,12 +53,29 @@ def question_parts(question: str) -> list[str]:
     if sides:
         parts = [_trimmed(side) for side in sides.groups()]
         return [f"{part} {topic}".rstrip() for part in parts] if all(parts) else []
-    clauses = [c.strip(" ,;?") for c in CLAUSE_BREAK.split(asked)]
+    clauses = [c.strip(" ,;?") for c in _clauses(asked)]
     found = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
     if topic_terms(topic):
         own = found or ([asked.strip(" ?")] if topic_terms(asked) else [])
         found = [*own, topic.strip("()")]
     return as_parts(found)
+
+
+def _clauses(asked: str) -> list[str]:
+    """`asked` split at its clause breaks, but only within the sentences that ask: a sentence
+    that sets the scene stays whole and leads the clause after it."""
+    *earlier, last = SENTENCE_END.split(asked.strip())
+    clauses: list[str] = []
+    scene = ""
+    for sentence in [*earlier, last]:
+        if sentence in earlier and not sentence.rstrip().endswith("?"):
+            scene = f"{scene} {sentence}".strip()
+            continue
+        pieces = CLAUSE_BREAK.split(sentence)
+        pieces[0] = f"{scene} {pieces[0]}".strip()
+        scene = ""
+        clauses.extend(pieces)
+    return clauses
 
 
 def as_parts(found: list[str]) -> list[str]:

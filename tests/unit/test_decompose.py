@@ -54,6 +54,9 @@ def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
         "How does the garbage collector find dead objects?",
         # a scene-setting sentence before the question is not a part of its own
         "My build keeps failing on the lint step. How do I see which rule fails?",
+        # nor is a clause of such a sentence: it sets the scene, it does not ask
+        "Our workers share one queue, and each job carries its own retry budget. How do I "
+        "stop a job that keeps failing from starving the others?",
         # a clause that names no topic is not a part either
         "Which config file wins over the others, and can I change that?",
         "How do read and write locks differ?",
@@ -61,6 +64,18 @@ def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
 )
 def test_a_question_that_asks_one_thing_is_not_split(question):
     assert question_parts(question) == []
+
+
+def test_the_scene_leads_the_first_part_of_a_question_in_two_parts():
+    question = (
+        "Our workers share one queue, and each job carries a retry budget. How do I cap the "
+        "retries, and where are failed jobs kept?"
+    )
+    assert question_parts(question) == [
+        "Our workers share one queue, and each job carries a retry budget. How do I cap the "
+        "retries",
+        "where are failed jobs kept",
+    ]
 
 
 def test_a_condensed_follow_up_also_asks_about_the_earlier_topic():
