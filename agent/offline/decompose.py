@@ -9,7 +9,8 @@ makes sure each part's best section is among the first (`agent.offline.ranking.c
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
 difference between A and B", "A vs B") gives its two sides, as does "how do A and B work
 together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
-"and also" / "and how|what|why..." starts a part. Only sentences that ask are split: a
+"and also" / "and how|what|why..." starts a part ("and" before a verb, as in "…and is kept…",
+goes on with its clause). Only sentences that ask are split: a
 sentence that sets the scene before the question ("We share one queue, and each job has a
 budget.") is not a part, nor are its clauses; it leads the part after it. A part must
 name a topic (enough topic terms) or it is not a part: "..., and can I change that?" is not.
@@ -21,12 +22,10 @@ import re
 from agent.offline.condense import appended_topic
 from agent.offline.text import SENTENCE_END, terms, topic_terms
 
-QUESTION_WORDS = (
-    "how|what|why|when|where|which|who|whether|can|could|should|does|do|is|are|will|would|then"
-)
+WH_WORDS = "how|what|why|when|where|which|who|whether"
 CLAUSE_BREAK = re.compile(
     rf"(?:,\s*(?:and|but|or|plus)\s+|;\s*|(?<=\?)\s+|\s+and\s+also\s+"
-    rf"|\s+and\s+(?=(?:{QUESTION_WORDS})\b))",
+    rf"|\s+and\s+(?=(?:{WH_WORDS})\b))",
     re.IGNORECASE,
 )
 BETWEEN = re.compile(r"\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[?.!]|$)", re.I)

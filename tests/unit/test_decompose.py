@@ -57,6 +57,8 @@ def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
         # nor is a clause of such a sentence: it sets the scene, it does not ask
         "Our workers share one queue, and each job carries its own retry budget. How do I "
         "stop a job that keeps failing from starving the others?",
+        # "and" before a verb of the same subject goes on with the clause ("…and is kept…")
+        "Which plugin formats SQL files and is maintained by the core team?",
         # a clause that names no topic is not a part either
         "Which config file wins over the others, and can I change that?",
         "How do read and write locks differ?",
