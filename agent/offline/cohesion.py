@@ -1,8 +1,9 @@
 """What an excerpt needs to be read on its own: the sentence its "it", "these" or "another"
 points back to, its numbered list whole, the lead-in of its list, the sentence before its code,
 what its lead-in introduces (a sentence ending in ":", or one that names "the following" list,
-table or code), the heading of the subsection it sits in, and, of a long table, the header with
-the rows that answer. A lead-in whose next unit is not quoted is left out."""
+table or code, or "the example below"), the heading of the subsection it sits in, and, of a
+long table, the header with the rows that answer. A lead-in whose next unit is not quoted is
+left out."""
 
 import re
 from collections.abc import Iterable
@@ -52,8 +53,13 @@ MAX_ORDERED_ITEMS = 12
 """A numbered list up to this long is kept whole; a longer one keeps only the chosen steps."""
 MAX_LIST_ITEMS = 8
 """A bulleted list up to this long is kept whole, and a lead-in ending in ":" brings it."""
-FOLLOWING = re.compile(r"\b(the following|as follows|(shown|listed|given) below)\b", re.IGNORECASE)
-"""Words by which a sentence without a closing ":" introduces the list or block after it."""
+FOLLOWING = re.compile(
+    r"\b(?:the following|as follows|(?:shown|listed|given) below)\b"
+    r"|\b(?:the|this|these)\s+(?:[\w-]+\s+){0,2}below\b(?!\s+(?:\d|(?:the|a|an|its|their)\b))",
+    re.IGNORECASE,
+)
+"""Words by which a sentence without a closing ":" introduces the list or block after it ("the
+following", "the publisher below sends…"; not "falls below the threshold")."""
 MAX_TABLE_ROWS = 8
 """A longer table keeps its header and the rows that hold the question's terms."""
 
@@ -249,7 +255,7 @@ def _code_lead_ins(picked: set[P], by_position: dict[tuple[int, int], P]) -> set
 
 def introduces(sentence: str, following: str) -> bool:
     """Whether `sentence` is the lead-in of the unit after it: it ends in ":", or it names
-    "the following" (or "as follows", "below") and a list, table or code block follows."""
+    "the following" (or "as follows", "the … below") and a list, table or code block follows."""
     return sentence.rstrip().endswith(":") or bool(
         FOLLOWING.search(sentence) and (is_list_item(following) or is_block(following))
     )

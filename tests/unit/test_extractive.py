@@ -170,6 +170,18 @@ def test_a_sentence_naming_the_following_list_brings_the_list():
     assert "razor" not in said
 
 
+def test_a_sentence_naming_the_code_below_brings_the_code():
+    text = (
+        "The oven is driven from Python. The timer below starts the proofing cycle every "
+        "morning; the log prints each step.\n\n"
+        "```python\noven.run(cron='0 4 * * *', program=7)\n```\n\n"
+        "A lame is a razor for scoring. The temperature falls below 30 degrees at night."
+    )
+    said = answer("What starts the proofing cycle every morning?", [text], ["Timers"])
+    assert "oven.run(cron='0 4 * * *', program=7)" in said
+    assert "razor" not in said
+
+
 def test_a_step_of_a_kept_list_that_leads_in_brings_what_it_introduces():
     text = (
         "1. Open the oven's menu.\n"
