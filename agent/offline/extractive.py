@@ -53,6 +53,8 @@ from agent.offline.text import (
     asks_how_to,
     asks_name,
     asks_why,
+    defined_subject,
+    defines,
     emphasised,
     gives_advice,
     gives_reason,
@@ -258,6 +260,8 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, gives_advice)
         if asks_amount(question):
             chosen += _stated(chosen, excerpts, states_amount)
+        if subject := defined_subject(question):
+            chosen += _stated(chosen, excerpts, lambda unit: defines(unit, subject))
         if asks_name(question):
             chosen += _names(chosen, excerpts)
     wanted = answer_terms(question)
@@ -440,7 +444,9 @@ def _stated(
     ("…incurs a small upfront cost, so it's not enabled by default"); for one that asks what
     to do, advice ("the intended pattern is to have only a single store"); for one that asks
     how long or how many, an amount with its unit ("…removed from the cache after 60
-    seconds"). Such a sentence often shares only one word with the question."""
+    seconds"); for one that asks what a thing is, the sentence that says it ("A node is a
+    process…", where "A ROS 2 system is a graph of nodes" shares more of "What is a ROS 2
+    node?"). Such a sentence often shares only one word with the question."""
     first = _best_source(chosen)
     if any(states(e.text) for e in chosen if e.document == first):
         return []

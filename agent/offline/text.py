@@ -83,6 +83,15 @@ NAME_ASKED = re.compile(
     r"|\bis there (?:a|an) (?:option|setting|flag)\b",
     re.I,
 )
+DEFINITION_ASKED = re.compile(
+    r"^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?(?P<subject>[^?]+?)"
+    r"(?:\s+(?:in|of|for|on|with|when|used)\b[^?]*)?\s*\??\s*$",
+    re.IGNORECASE,
+)
+DEFINING_VERB = re.compile(r"\s(?:is|are|means|refers to|stands for)\s", re.IGNORECASE)
+DEFINED_WORDS = 6
+"""A definition names what it defines among its first words, before its verb ("A **node** is
+a process…", "The reality gap is…")."""
 LITERAL = re.compile(r"^(?:true|false|null|undefined|none|-?\d[\w.]*|\"[^\"]*\"|'[^']*')$", re.I)
 """A code span that is a value, not a name: `true`, `"auto"`, `80`."""
 NAME_LETTERS = re.compile(r"[A-Za-z]{2}")
@@ -289,6 +298,25 @@ def asks_advice(question: str) -> bool:
 def gives_advice(sentence: str) -> bool:
     """Whether a sentence says what to do ("the intended pattern is…", "we recommend…")."""
     return bool(ADVICE.search(sentence))
+
+
+def defined_subject(question: str) -> frozenset[int]:
+    """The terms of the thing a question asks to be defined, its last word ("What is a ROS 2
+    node?": node), or none when it asks something else. The words after "in", "of"… narrow
+    the question ("What is a reducer in Redux terms?"), not the thing defined."""
+    found = DEFINITION_ASKED.match(asking_sentences(question))
+    words = found["subject"].split() if found else []
+    return terms(words[-1]) if 0 < len(words) <= 4 else frozenset()
+
+
+def defines(sentence: str, subject: frozenset[int]) -> bool:
+    """Whether a sentence says what `subject` is: it names it among the words before its verb
+    ("A node is a process…", not "A ROS 2 system is a graph of nodes")."""
+    verb = DEFINING_VERB.search(sentence)
+    if not subject or verb is None:
+        return False
+    before = sentence[: verb.start()]
+    return len(before.split()) <= DEFINED_WORDS and bool(subject & terms(before))
 
 
 def asks_amount(question: str) -> bool:

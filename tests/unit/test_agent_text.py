@@ -27,6 +27,8 @@ from agent.offline.text import (
     asks_name,
     asks_why,
     command_terms,
+    defined_subject,
+    defines,
     emphasised,
     gives_advice,
     gives_reason,
@@ -366,3 +368,17 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # leave every answering sentence looking weak
     assert answer_terms("How many joints does a humanoid have?") == terms("joints humanoid")
     assert answer_terms("How much memory does Gazebo need?") == terms("memory Gazebo")
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "defining"),
+    [
+        ("What is a bakery station?", "A station is a bench that does one job.", True),
+        ("What is a bakery station?", "A bakery is a chain of stations.", False),
+        ("What's a proofer in bakery terms?", "The **proofer** is a warm cabinet.", True),
+        ("How do I clean a station?", "A station is a bench that does one job.", False),
+        ("What are stations?", "Every bakery keeps two spare stations in the back.", False),
+    ],
+)
+def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):
+    assert defines(sentence, defined_subject(question)) is defining

@@ -182,6 +182,20 @@ def test_a_sentence_naming_the_code_below_brings_the_code():
     assert "razor" not in said
 
 
+def test_a_question_asking_what_a_thing_is_gets_the_sentence_that_says_it():
+    text = (
+        "A bakery's night shift is a chain of **stations**. "
+        "A station is a bench, or part of one, that does one job: weighing, shaping, scoring. "
+        "Splitting the work keeps each bench small enough to learn in a week.\n\n"
+        "Bakery stations find each other by the shared bakery timetable. "
+        "The bakery timetable is printed at the door of every bakery. "
+        "Bakery stations on the same floor share one bakery oven."
+    )
+    vans = "A **bakery van** is a truck that delivers bread to bakery stations at dawn."
+    said = answer("What is a bakery station?", [text, vans], ["Stations", "Vans"])
+    assert "A station is a bench" in said
+
+
 def test_a_step_of_a_kept_list_that_leads_in_brings_what_it_introduces():
     text = (
         "1. Open the oven's menu.\n"
