@@ -89,6 +89,9 @@ DEFINITION_ASKED = re.compile(
     re.IGNORECASE,
 )
 DEFINING_VERB = re.compile(r"\s(?:is|are|means|refers to|stands for)\s", re.IGNORECASE)
+MAX_DEFINITION_QUESTION = 120
+"""A question that asks what a thing is is short; a longer one is not read for it (which also
+bounds the pattern's backtracking on long input)."""
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -304,7 +307,8 @@ def defined_subject(question: str) -> frozenset[int]:
     """The terms of the thing a question asks to be defined, its last word ("What is a ROS 2
     node?": node), or none when it asks something else. The words after "in", "of"… narrow
     the question ("What is a reducer in Redux terms?"), not the thing defined."""
-    found = DEFINITION_ASKED.match(asking_sentences(question))
+    asked = asking_sentences(question)
+    found = DEFINITION_ASKED.match(asked) if len(asked) <= MAX_DEFINITION_QUESTION else None
     words = found["subject"].split() if found else []
     return terms(words[-1]) if 0 < len(words) <= 4 else frozenset()
 
