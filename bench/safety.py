@@ -1,6 +1,7 @@
 """What safety costs and how the service holds up: the output filter's cost on real answers,
-the server's memory under large unsigned webhook posts, and recovery after `kill -9` of the
-embedded PostgreSQL under 20 concurrent clients.
+a whole offline turn on questions of the longest allowed length crafted to make text patterns
+backtrack, the server's memory under large unsigned webhook posts, and recovery after `kill -9`
+of the embedded PostgreSQL under 20 concurrent clients.
 
 Run: `python -m bench.safety` (the sample book only; the recovery part starts its own embedded
 PostgreSQL in a temporary data folder).
@@ -40,6 +41,15 @@ QUESTIONS = [
     "How do ROS 2 services differ from topics?",
     "What should a humanoid do when it falls?",
 ]
+CRAFTED = [
+    "What is " + " in" * 1296 + "?",
+    "(" * 3990 + " vs b?",
+    "how do I " + "and " * 985 + "work together?",
+    "x, and " * 570 + "why?",
+    "`" * 3999 + "?",
+]
+"""Questions of at most `MAX_QUESTION_CHARS` that make a pattern with unbounded repeats retry
+from every position: a run of one word, one long token, a clause break over and over."""
 POSTS, POST_BYTES = 10, 24 * 1024 * 1024
 CLIENTS = 20
 
@@ -72,6 +82,28 @@ def filter_cost() -> None:
         f"output filter: added before the first token p50 {percentile(first, 0.5):.3f} ms, "
         f"p95 {percentile(first, 0.95):.3f} ms; a whole answer p50 "
         f"{percentile(whole, 0.5):.2f} ms, p95 {percentile(whole, 0.95):.2f} ms"
+    )
+    close_qdrant()
+
+
+def crafted_questions() -> None:
+    """A whole offline turn on each crafted question, against the sample questions."""
+    settings = bench_settings(book_id="bench-sample")
+    run_ingest(settings, SAMPLE_BOOK)
+    resources = build_resources(settings)
+
+    def turn_ms(question: str) -> float:
+        start = time.perf_counter()
+        asyncio.run(run_turn(Turn(question), resources, context=Context()))
+        return (time.perf_counter() - start) * 1000
+
+    turn_ms(QUESTIONS[0])  # warm the models
+    usual = [turn_ms(q) for q in QUESTIONS]
+    crafted = [turn_ms(q) for q in CRAFTED]
+    print(
+        f"crafted {max(len(q) for q in CRAFTED)}-character questions: a whole offline turn "
+        f"p50 {percentile(crafted, 0.5):.0f} ms, max {max(crafted):.0f} ms (the sample "
+        f"questions: p50 {percentile(usual, 0.5):.0f} ms, max {max(usual):.0f} ms)"
     )
     close_qdrant()
 
@@ -179,8 +211,9 @@ def _lost_turns(base: str, acknowledged: list[tuple[str, str, int]]) -> int:
 
 
 def main() -> int:
-    """Print the three measurements."""
+    """Print the four measurements."""
     filter_cost()
+    crafted_questions()
     webhook_memory()
     postgres_recovery()
     return 0

@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 MODEL_SHA256 = "1225ccd6afd0f1b43a1b08bf67cd1cb68c05aafb443e9d8450015b8b3837ffd1"
 TOKENIZER_SHA256 = "cb374d6bc042c22455946f4e09a89d29882a199fdaf8fb25be00dc8b8857a448"
 MAX_WORD_PIECES = 192
-"""Question and passage together; a window of `WINDOW_WORDS` words fits."""
+"""Question and passage together; a window of `WINDOW_WORDS` words fits. Whichever is longer is
+cut first, so a question pasted with a long log is read from its opening, not refused."""
 WINDOW_WORDS = 100
 """A passage: the chunk's title line and this many words of its text, windows overlapping by a
 quarter. Measured on six books: one such window scores the chunk as well as the best of all of
@@ -60,7 +61,7 @@ class CrossEncoder:
         from tokenizers import Tokenizer
 
         tokenizer = Tokenizer.from_file(str(_model_file("tokenizer.json", TOKENIZER_SHA256)))
-        tokenizer.enable_truncation(MAX_WORD_PIECES, strategy="only_second")
+        tokenizer.enable_truncation(MAX_WORD_PIECES, strategy="longest_first")
         tokenizer.enable_padding()
         return tokenizer
 

@@ -4,6 +4,7 @@ import psycopg
 import pytest
 
 from agent.graph import DEGRADED_NOTE
+from agent.inputs import MAX_QUESTION_CHARS
 from agent.resources import Resources
 from tests.conftest import serving
 from tests.fakes import ScriptedChatModel, spied
@@ -47,6 +48,15 @@ async def test_off_book_question_is_refused_without_sources(api):
     reply = await ask(api, "What is a good recipe for sourdough bread?")
     assert reply["refused"] and reply["sources"] == []
     assert reply["answer"].startswith("This isn't covered in the book")
+
+
+async def test_a_question_of_the_longest_allowed_length_is_answered_not_a_500(api):
+    log = "Error: lost sample from publisher on /scan after retry. " * 80
+    pasted = log[: MAX_QUESTION_CHARS - len(QUESTION) - 1] + " " + QUESTION
+    reply = await ask(api, pasted)  # the cross-encoder reads past its 192 word pieces
+    assert any(s["url"].endswith("#qos") for s in reply["sources"])
+    repeated = "What is" + " in" * ((MAX_QUESTION_CHARS - 8) // 3) + "?"
+    assert (await ask(api, repeated))["refused"]
 
 
 async def test_top_k_caps_the_sources(api):

@@ -39,6 +39,13 @@ def test_the_passage_that_answers_outscores_one_on_the_same_topic():
     assert answers > same_topic + 1
 
 
+def test_a_question_longer_than_the_models_window_is_still_read():
+    # a pasted log before the question: the question alone is past the 192 word pieces
+    pasted = "Error: lost sample from publisher on /scan after retry. " * 30 + QUESTION
+    answers, same_topic = cross_encoder().scores(pasted, [ANSWERS, SAME_TOPIC])
+    assert answers > same_topic
+
+
 def test_no_passages_cost_nothing():
     assert cross_encoder().scores(QUESTION, []) == []
 
