@@ -21,11 +21,12 @@ import httpx
 
 from agent.context import Context
 from agent.conversations.turns import Turn, run_turn
-from agent.resources import build_resources
+from agent.resources import Resources, build_resources
 from bench.search import percentile
 from bench.service import rss_mib, serve, wait_ready
 from bench.setup import REPO, bench_settings
 from core.safety import SafeMarkdown, link_policy
+from core.settings import Settings
 from core.store import close_qdrant
 from ingest.recorded import run_ingest
 from tests.loopback import free_port
@@ -54,11 +55,16 @@ POSTS, POST_BYTES = 10, 24 * 1024 * 1024
 CLIENTS = 20
 
 
-def filter_cost() -> None:
-    """The output filter's CPU time before the first token and per answer, on real answers."""
+def _sample_book() -> tuple[Settings, Resources]:
+    """The sample book ingested into the bench store (incremental), and its resources."""
     settings = bench_settings(book_id="bench-sample")
     run_ingest(settings, SAMPLE_BOOK)
-    resources = build_resources(settings)
+    return settings, build_resources(settings)
+
+
+def filter_cost() -> None:
+    """The output filter's CPU time before the first token and per answer, on real answers."""
+    settings, resources = _sample_book()
     answers = [
         asyncio.run(run_turn(Turn(q), resources, context=Context())).answer for q in QUESTIONS
     ]
@@ -88,9 +94,7 @@ def filter_cost() -> None:
 
 def crafted_questions() -> None:
     """A whole offline turn on each crafted question, against the sample questions."""
-    settings = bench_settings(book_id="bench-sample")
-    run_ingest(settings, SAMPLE_BOOK)
-    resources = build_resources(settings)
+    _, resources = _sample_book()
 
     def turn_ms(question: str) -> float:
         start = time.perf_counter()

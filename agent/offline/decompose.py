@@ -67,11 +67,11 @@ def question_parts(question: str) -> list[str]:
 def _clauses(asked: str) -> list[str]:
     """`asked` split at its clause breaks, but only within the sentences that ask: a sentence
     that sets the scene stays whole and leads the clause after it."""
-    *earlier, last = SENTENCE_END.split(asked.strip())
+    sentences = SENTENCE_END.split(asked.strip())
     clauses: list[str] = []
     scene = ""
-    for sentence in [*earlier, last]:
-        if sentence in earlier and not sentence.rstrip().endswith("?"):
+    for number, sentence in enumerate(sentences, start=1):
+        if number < len(sentences) and not sentence.rstrip().endswith("?"):
             scene = f"{scene} {sentence}".strip()
             continue
         pieces = CLAUSE_BREAK.split(sentence)

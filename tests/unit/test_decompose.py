@@ -68,6 +68,14 @@ def test_a_question_that_asks_one_thing_is_not_split(question):
     assert question_parts(question) == []
 
 
+def test_a_last_sentence_that_repeats_an_earlier_one_is_still_read():
+    question = "How do I rotate the log files daily? Keep old logs zipped. Keep old logs zipped."
+    assert question_parts(question) == [
+        "How do I rotate the log files daily",
+        "Keep old logs zipped. Keep old logs zipped.",
+    ]
+
+
 def test_the_scene_leads_the_first_part_of_a_question_in_two_parts():
     question = (
         "Our workers share one queue, and each job carries a retry budget. How do I cap the "
