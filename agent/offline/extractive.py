@@ -64,8 +64,10 @@ from agent.offline.text import (
     is_code,
     is_heading,
     is_list_item,
+    is_table,
     names_code,
     names_in_code,
+    negated,
     parse_units,
     states_amount,
     structural_intent,
@@ -112,6 +114,12 @@ citation hit 0.81 -> 0.82, humanoid one more fact; answers 1 % longer."""
 HEADING_CREDIT = 0.3
 """What a topic term counts for when it is in a unit's heading rather than in the unit."""
 EMPHASIS_CREDIT = 1.5
+FAILURE_COVERAGE = 0.5
+"""How much of a question about something that does not happen a sentence of another source
+must hold to be quoted as saying when it does not (`_failure`)."""
+FULL_COVERAGE = 1.0
+"""A table holding every topic term of the question compares what it asks about: another
+source's such table speaks even when the chosen units already say all those words."""
 """How much more a unit's share of the question counts when the author set it in bold (1.25
 and 1.5 quote the same facts on the three question sets; 2 loses some)."""
 DOCUMENT_PRIOR = (1.0, 0.75, 0.6, 0.5, 0.4)
@@ -264,6 +272,8 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, lambda unit: defines(unit, subject))
         if asks_name(question):
             chosen += _names(chosen, excerpts)
+        if negated(question):
+            chosen += _failure(chosen, excerpts)
     wanted = answer_terms(question)
     unique: dict[str, Excerpt] = {}
     for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
@@ -454,6 +464,22 @@ def _stated(
     return sorted(found, key=lambda e: -e.score)[:1]
 
 
+def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+    """For a question about something that does not happen ("Why is my subscriber not
+    receiving anything?"), the sentence of any source that says when it does not ("A
+    subscriber that asks for `RELIABLE` delivery will not receive anything from a
+    `BEST_EFFORT` publisher"), if what was chosen says none: the units chosen by shared words
+    describe the thing working ("the subscriber prints what it receives")."""
+    if any(negated(e.text) for e in chosen):
+        return []
+    found = [
+        e
+        for e in excerpts
+        if e.coverage >= FAILURE_COVERAGE and negated(e.text) and not is_code(e.text)
+    ]
+    return sorted(found, key=lambda e: -e.score)[:1]
+
+
 def _names(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     """For a question that asks which setting or API, the name from each source that speaks
     without saying one: its most relevant unit that writes a name in code, however few of the
@@ -504,7 +530,9 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
     """The other sources' best units: any that add a topic term to what `chosen` says, any
     that meets the question better than the best of `chosen` does (the words `chosen` spread
     over several units, said in one: "the only way to cause an update to the state is to …
-    dispatch it"), or, when `chosen` answers only weakly, any relevant one."""
+    dispatch it"), a table that holds the whole question (a later section's table comparing
+    the two things a question contrasts, after the first source's sentence that names both), or,
+    when `chosen` answers only weakly, any relevant one."""
     said = frozenset().union(*(e.topic for e in chosen))
     best_said = max((e.coverage for e in chosen), default=0.0)
     strong = best_said >= STRONG_COVERAGE
@@ -515,10 +543,15 @@ def _from_others(chosen: list[Excerpt], others: list[Excerpt]) -> list[Excerpt]:
     for i, excerpt in rounds:  # each source's best unit first, then each one's second best
         if excerpt.coverage < MIN_SECONDARY_RELEVANCE * (1 + i) or len(added) == SECONDARY_UNITS:
             continue
-        if excerpt.topic - said or not strong or excerpt.coverage > best_said:
+        if excerpt.topic - said or not strong or excerpt.coverage > best_said or _compares(excerpt):
             added.append(excerpt)
             said |= excerpt.topic
     return added
+
+
+def _compares(excerpt: Excerpt) -> bool:
+    """Whether an excerpt is a table holding every topic term of the question."""
+    return is_table(excerpt.text) and excerpt.coverage >= FULL_COVERAGE
 
 
 def _best_source(chosen: list[Excerpt]) -> int:

@@ -114,6 +114,7 @@ UNIT = (
     r"|volts?|watts?|amps?|nm|rpm)"
 )
 AMOUNT = re.compile(rf"(?<![\w.`/#-]){NUMBER}[\s-]?{UNIT}(?!\w)|\btwice\b|\bevery {NUMBER}\b", re.I)
+NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(
@@ -352,6 +353,11 @@ def names_in_code(unit: str) -> bool:
     )
 
 
+def negated(text: str) -> bool:
+    """Whether a text says something does not happen ("…will not receive anything")."""
+    return bool(NEGATION.search(INLINE_CODE.sub(" ", text)))
+
+
 def emphasised(unit: str) -> bool:
     """Whether most of a unit is in bold: the author's own mark of a key statement."""
     return sum(len(span) for span in BOLD.findall(unit)) >= len(unit) / 2
@@ -533,7 +539,12 @@ def is_list_item(unit: str) -> bool:
 
 def is_block(unit: str) -> bool:
     """Whether a unit is a code block or a table, which answers keep whole on their own lines."""
-    return is_code(unit) or unit.startswith("|")
+    return is_code(unit) or is_table(unit)
+
+
+def is_table(unit: str) -> bool:
+    """Whether a unit is a table."""
+    return unit.startswith("|")
 
 
 def is_code(unit: str) -> bool:

@@ -712,3 +712,38 @@ def test_an_answer_that_opens_with_a_table_starts_with_the_table():
     )
     said = answer("Which flour has the most protein?", [text], ["Flours"])
     assert said.startswith("| Flour | Protein |")
+
+
+def test_a_question_about_something_that_does_not_happen_gets_the_sentence_saying_when():
+    working = (
+        "The oven below bakes a tray of rolls every ten minutes; the cooling rack takes what "
+        "it bakes. The tray holds twelve rolls."
+    )
+    failing = (
+        "Every oven has a humidity setting. A rack set to dry air will not take anything from "
+        "a steam oven: the two settings clash and the rack stays empty."
+    )
+    said = answer(
+        "Why is my cooling rack not taking anything?", [working, failing], ["Baking", "Humidity"]
+    )
+    assert "cooling rack takes what it bakes" in said
+    assert "will not take anything from a steam oven" in said
+
+
+def test_a_later_table_that_holds_the_whole_comparison_is_quoted():
+    first = (
+        "A **proofer** is for long rises. Under the hood a proofer is built from ovens held at "
+        "low heat. Give it a steady humidity."
+    )
+    table = (
+        "Bakeries use three kinds of cabinets.\n\n"
+        "| Cabinet | Heat | Typical use |\n| --- | --- | --- |\n"
+        "| Cooler | none | dough kept overnight |\n| Oven | high | baking loaves |\n"
+        "| Proofer | low, humid | rising dough for hours |\n"
+    )
+    said = answer(
+        "What is the difference between an oven and a proofer?",
+        [first, "An **oven** bakes at high heat.", table],
+        ["Proofers", "Ovens", "Three Kinds of Cabinets"],
+    )
+    assert "| Proofer | low, humid | rising dough for hours |" in said
