@@ -125,7 +125,7 @@ belongs to its sentence)."""
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
 SENTENCE_ENDS = ".?!:"
 FENCE = re.compile(r"^(`{3,}|~{3,})")
-CODE_NAME = re.compile(r"`[^`]+`|\S*[-_./@]\w\S*|\w*[a-z][A-Z]\w*")
+CODE_NAME = re.compile(r"`[^`]+`|(?<!\S)\S*[-_./@]\w\S*|(?<!\w)\w*[a-z][A-Z]\w*")
 ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
 ADMONITION = re.compile(r"^:::")
 TAG_LINE = re.compile(r"^</?[A-Za-z][\w.]*(\s[^<>]*)?/?>$")
