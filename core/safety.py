@@ -146,6 +146,9 @@ class SafeMarkdown:
         self._split_row = False
         """Whether a code span on this line held `|`: in a table row the renderer splits the
         cells there, and the backticks after it pair up differently."""
+        self._closers: dict[tuple[str, int], int | None] = {}
+        self._closers_of = ""
+        """Closing brackets found in the text being judged (`_matching`), and that text."""
 
     def feed(self, piece: str) -> str:
         """Safe text for what has arrived so far (may be empty while a construct is open)."""
@@ -310,7 +313,7 @@ class SafeMarkdown:
         escaped = ("!", open_at) if image else ("\\[", i + 1)
         if image and (open_at >= len(text) or text[open_at] != "["):
             return None if open_at >= len(text) and not final else ("!", open_at)
-        close = _matching(text, open_at, "[", "]")
+        close = self._matching(text, open_at, "[", "]")
         ends_text = close is not None and close + 1 >= len(text) and self._ended
         if close is None or (close + 1 >= len(text) and not ends_text):
             return None if self._may_close(text, open_at, final) else escaped
@@ -319,7 +322,7 @@ class SafeMarkdown:
             if after == ":" or "](" in text[open_at:close]:
                 return escaped  # a definition, or a link inside that may pair it otherwise
             return ("!", open_at) if image else ("[", i + 1)
-        end = _matching(text, close + 1, "(", ")")
+        end = self._matching(text, close + 1, "(", ")")
         if end is None:
             return None if self._may_close(text, close + 1, final) else escaped
         label = self._label_text(text[open_at + 1 : close])
@@ -346,6 +349,15 @@ class SafeMarkdown:
         if before == "`" and label[:1] in ("", "`"):
             label = "\u200b" + label
         return label + "\u200b" if label[-1:] in ("", "`", "!") else label
+
+    def _matching(self, text: str, start: int, opener: str, closer: str) -> int | None:
+        """Index of the bracket that closes `text[start]` (`_closers`), each read once per text."""
+        if text is not self._closers_of:
+            self._closers, self._closers_of = {}, text
+        if (opener, start) not in self._closers:
+            found = _closers(text, start, opener, closer)
+            self._closers.update({(opener, at): close for at, close in found.items()})
+        return self._closers[opener, start]
 
     @staticmethod
     def _may_close(text: str, start: int, final: bool) -> bool:
@@ -413,10 +425,13 @@ def _closes(marker: str, open_marker: str, line: str) -> bool:
     )
 
 
-def _matching(text: str, start: int, opener: str, closer: str) -> int | None:
+def _closers(text: str, start: int, opener: str, closer: str) -> dict[int, int | None]:
     """Index of the bracket that closes `text[start]`, honouring nesting and escapes, and, for
-    a link's text, code spans (a `]` inside one closes nothing, as for the renderer)."""
-    depth = 0
+    a link's text, code spans (a `]` inside one closes nothing, as for the renderer); None when
+    none does. Also the answer for every opener the scan passes: a scan from one of them visits
+    the same places, so a run of unclosed brackets is read once, not once per bracket."""
+    found: dict[int, int | None] = {}
+    open_at: list[int] = []
     i = start
     while i < len(text):
         char = text[i]
@@ -426,19 +441,19 @@ def _matching(text: str, start: int, opener: str, closer: str) -> int | None:
         if char == "`" and opener == "[":
             past = _past_code_span(text, i)
             if past is None:
-                return None  # the renderer's pairing of these backticks cannot be told here
+                break  # the renderer's pairing of these backticks cannot be told here
             i = past
             continue
         if char == "\n" and text[i + 1 : i + 2] == "\n":
-            return None  # a blank line ends any inline construct
+            break  # a blank line ends any inline construct
         if char == opener:
-            depth += 1
+            open_at.append(i)
         elif char == closer:
-            depth -= 1
-            if depth == 0:
-                return i
+            found[open_at.pop()] = i
+            if not open_at:
+                return found
         i += 1
-    return None
+    return found | dict.fromkeys(open_at)
 
 
 def _past_code_span(text: str, i: int) -> int | None:
