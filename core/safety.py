@@ -426,10 +426,11 @@ def _closes(marker: str, open_marker: str, line: str) -> bool:
 
 
 def _closers(text: str, start: int, opener: str, closer: str) -> dict[int, int | None]:
-    """Index of the bracket that closes `text[start]`, honouring nesting and escapes, and, for
-    a link's text, code spans (a `]` inside one closes nothing, as for the renderer); None when
-    none does. Also the answer for every opener the scan passes: a scan from one of them visits
-    the same places, so a run of unclosed brackets is read once, not once per bracket."""
+    """The index of the bracket that closes `text[start]` (None when none does), honouring
+    nesting and escapes, and, for a link's text, code spans (a `]` inside one closes nothing,
+    as for the renderer); keyed by `start`, beside the same for every opener the scan passes:
+    a scan from one of them visits the same places, so a run of unclosed brackets is read
+    once, not once per bracket."""
     found: dict[int, int | None] = {}
     open_at: list[int] = []
     i = start

@@ -114,14 +114,14 @@ citation hit 0.81 -> 0.82, humanoid one more fact; answers 1 % longer."""
 HEADING_CREDIT = 0.3
 """What a topic term counts for when it is in a unit's heading rather than in the unit."""
 EMPHASIS_CREDIT = 1.5
+"""How much more a unit's share of the question counts when the author set it in bold (1.25
+and 1.5 quote the same facts on the three question sets; 2 loses some)."""
 FAILURE_COVERAGE = 0.5
 """How much of a question about something that does not happen a sentence of another source
 must hold to be quoted as saying when it does not (`_failure`)."""
 FULL_COVERAGE = 1.0
 """A table holding every topic term of the question compares what it asks about: another
 source's such table speaks even when the chosen units already say all those words."""
-"""How much more a unit's share of the question counts when the author set it in bold (1.25
-and 1.5 quote the same facts on the three question sets; 2 loses some)."""
 DOCUMENT_PRIOR = (1.0, 0.75, 0.6, 0.5, 0.4)
 DIRECT_COVERAGE = 0.35
 """Below this share of the question's topic in every unit (and with no heading naming any of
