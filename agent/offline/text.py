@@ -15,12 +15,14 @@ from core.structure import titles_section
 QUESTION_FRAMING = (
     "explain describe tell show give list mean meaning difference different purpose role "
     "work works working use used using example examples book chapter lesson section please "
-    "understand know learn need want would could should important main key kind kinds type "
-    "types way ways thing things something anything happen happens also versus vs summarise make "
+    "understand know learn need want would could should important main key way ways thing "
+    "things something anything happen happens also versus vs summarise make "
     "summarize summary see cover covers covered say says many much"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
-FRAMING_PHRASE = re.compile(r"\b(?:stands?|stood) for\b|\bshort for\b", re.IGNORECASE)
+FRAMING_PHRASE = re.compile(
+    r"\b(?:stands?|stood) for\b|\bshort for\b|\b(?:types?|kinds?|sorts?) of\b", re.IGNORECASE
+)
 """Phrases that frame a question though their words need not ("What does URDF stand for?"
 asks about URDF; "How does the robot stand up?" is about standing)."""
 CHAT_WORDS = frozenset(

@@ -10,10 +10,12 @@ from core.store import BookIndex
 def page_names(payload: dict) -> list[str]:
     """What a chunk's page is called: its title, H1 and sidebar label, which books do not keep
     equal (readers name a page by any of them)."""
+    slug = str(payload.get("doc_id") or "").rsplit("/", 1)[-1]
     names = [
         payload.get("title"),
         *payload.get("heading_path", [])[:1],
         payload.get("sidebar_label"),
+        slug.replace("-", " ").replace("_", " "),
     ]
     return [str(name) for name in names if name]
 

@@ -363,6 +363,14 @@ def test_asking_what_an_abbreviation_stands_for_is_about_the_abbreviation():
     assert said[0].text.startswith("A **proportional-integral-derivative (PID)**")
 
 
+def test_a_type_is_a_topic_unless_the_question_asks_what_kind_of_thing():
+    # "types of robots" frames the question; "typed linting" and "action types" are its topic
+    assert topic_terms("What types of robots walk on two legs?") == terms("robots walk two legs")
+    assert topic_terms("What kind of file holds a world?") == terms("file holds world")
+    assert terms("typed") <= topic_terms("How do I enable typed linting?")
+    assert terms("types") <= topic_terms("How should action types be written?")
+
+
 def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # "many" is in no sentence that answers, so as a topic word it would weigh the most and
     # leave every answering sentence looking weak

@@ -17,6 +17,16 @@ def test_a_page_is_named_when_all_of_one_of_its_names_is_in_the_question():
     assert not names_page(asked, {"title": ""})
 
 
+def test_a_page_is_named_by_the_words_of_its_slug_too():
+    # readers see the slug in the address bar and in links: "typed linting" names the page
+    # titled "Linting with Type Information" whose id is typed-linting
+    asked = topic_terms("How do I enable typed linting in my config?")
+    page = {"title": "Linting with Type Information", "doc_id": "getting-started/typed-linting"}
+    assert names_page(asked, page)
+    assert names_page(asked, {"title": "Setup", "doc_id": "guides/Typed_Linting"})
+    assert not names_page(asked, {"title": "Linting with Type Information", "doc_id": "rules"})
+
+
 def test_named_pages_are_the_first_two_distinct_ones_among_the_hits():
     hits = [
         hit("1", "guide", "Store Guide"),
