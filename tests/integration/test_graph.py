@@ -156,10 +156,10 @@ async def test_a_follow_up_is_also_searched_by_its_topic_words_alone(book):
     history = [HumanMessage("What is URDF used for?"), AIMessage("It describes robots.")]
     result = await ask(resources, "Which joint types does it support?", history)
     assert result["standalone_question"] == "Which joint types does it support? (URDF)"
-    assert "joint support URDF" in searcher.texts
+    assert "joint types support URDF" in searcher.texts
     searcher.texts.clear()
     await ask(resources, "Which joint types does URDF support?")  # not a follow-up
-    assert "joint support URDF" not in searcher.texts
+    assert "joint types support URDF" not in searcher.texts
 
 
 async def test_filters_restrict_the_sources(book):
