@@ -147,8 +147,11 @@ class SafeMarkdown:
         """Whether a code span on this line held `|`: in a table row the renderer splits the
         cells there, and the backticks after it pair up differently."""
         self._closers: dict[tuple[str, int], int | None] = {}
+        self._scans: dict[tuple[str, int], _Scan] = {}
         self._closers_of = ""
-        """Closing brackets found in the text being judged (`_matching`), and that text."""
+        """Closing brackets found in the text being judged (`_matching`), the scans cut short
+        by its end for the brackets still open, and that text: kept while pieces are only
+        appended to it, forgotten when judged text leaves it."""
 
     def feed(self, piece: str) -> str:
         """Safe text for what has arrived so far (may be empty while a construct is open)."""
@@ -196,6 +199,7 @@ class SafeMarkdown:
             out.append(emitted)
         if i > 0:
             self._before = text[i - 1]
+            self._forget_closers()  # what is pending now starts elsewhere
         self._pending = text[i:] + held
         return "".join(out)
 
@@ -351,13 +355,27 @@ class SafeMarkdown:
         return label + "\u200b" if label[-1:] in ("", "`", "!") else label
 
     def _matching(self, text: str, start: int, opener: str, closer: str) -> int | None:
-        """Index of the bracket that closes `text[start]` (`_closers`), each read once per text."""
-        if text is not self._closers_of:
-            self._closers, self._closers_of = {}, text
-        if (opener, start) not in self._closers:
-            found = _closers(text, start, opener, closer)
-            self._closers.update({(opener, at): close for at, close in found.items()})
-        return self._closers[opener, start]
+        """Index of the bracket that closes `text[start]`, None when none does (yet): each
+        part of the text is scanned once (`_scan`), however many pieces it arrives in."""
+        if text is not self._closers_of and not text.startswith(self._closers_of):
+            self._forget_closers()
+        self._closers_of = text
+        key = (opener, start)
+        if key in self._closers:
+            return self._closers[key]
+        scan = self._scans.get(key) or _Scan(opener, closer, start)
+        if scan.length == len(text):
+            return None  # scanned to the end of this very text
+        found, opened, over = _scan(text, scan)
+        for at, close in found.items():
+            self._closers[opener, at] = close
+            self._scans.pop((opener, at), None)
+        if not over:
+            self._scans.update({(opener, at): scan for at in opened if at not in found})
+        return self._closers.get(key)
+
+    def _forget_closers(self) -> None:
+        self._closers, self._scans, self._closers_of = {}, {}, ""
 
     @staticmethod
     def _may_close(text: str, start: int, final: bool) -> bool:
@@ -425,36 +443,64 @@ def _closes(marker: str, open_marker: str, line: str) -> bool:
     )
 
 
-def _closers(text: str, start: int, opener: str, closer: str) -> dict[int, int | None]:
-    """The index of the bracket that closes `text[start]` (None when none does), honouring
-    nesting and escapes, and, for a link's text, code spans (a `]` inside one closes nothing,
-    as for the renderer); keyed by `start`, beside the same for every opener the scan passes:
-    a scan from one of them visits the same places, so a run of unclosed brackets is read
-    once, not once per bracket."""
+@dataclass
+class _Scan:
+    """A scan for closing brackets, cut short where the text received so far ends: where it
+    goes on from, the brackets still open there and the length of the text it stopped at."""
+
+    opener: str
+    closer: str
+    resume: int
+    open_at: list[int] = field(default_factory=list)
+    length: int = 0
+
+
+def _scan(text: str, scan: _Scan) -> tuple[dict[int, int | None], list[int], bool]:
+    """Go on with `scan` over `text`, honouring nesting and escapes, and, for a link's text,
+    code spans (a `]` inside one closes nothing, as for the renderer): the index of the bracket
+    that closes each opener it passes (None for one that can no longer close), the openers it
+    passed, and whether the scan is over. A scan from any opener it passes would visit the
+    same places, so a run of unclosed brackets is read once, not once per bracket; and one
+    that reaches the end of the text stops where more text could change what it read (a line
+    break that a second may follow, a code span that may still close), to go on from there
+    when more text arrives."""
     found: dict[int, int | None] = {}
-    open_at: list[int] = []
-    i = start
+    opened: list[int] = []
+    open_at, i = scan.open_at, scan.resume
     while i < len(text):
         char = text[i]
         if char == "\\":
             i += 2
             continue
-        if char == "`" and opener == "[":
+        if char == "`" and scan.opener == "[":
             past = _past_code_span(text, i)
-            if past is None:
+            if past is None and text.find("\n", i) >= 0:
                 break  # the renderer's pairing of these backticks cannot be told here
+            if past is None or past >= len(text):
+                scan.resume, scan.length = i, len(text)  # the span may close, or end later
+                return found, opened, False
             i = past
             continue
-        if char == "\n" and text[i + 1 : i + 2] == "\n":
-            break  # a blank line ends any inline construct
-        if char == opener:
+        if char == "\n":
+            if i + 1 >= len(text):
+                scan.resume, scan.length = i, len(text)  # a blank line may follow
+                return found, opened, False
+            if text[i + 1] == "\n":
+                break  # a blank line ends any inline construct
+        if char == scan.opener:
             open_at.append(i)
-        elif char == closer:
+            opened.append(i)
+        elif char == scan.closer:
             found[open_at.pop()] = i
             if not open_at:
-                return found
+                return found, opened, True
         i += 1
-    return found | dict.fromkeys(open_at)
+    else:
+        scan.resume, scan.length = i, len(text)
+        return found, opened, False
+    found.update(dict.fromkeys(open_at))
+    open_at.clear()
+    return found, opened, True
 
 
 def _past_code_span(text: str, i: int) -> int | None:

@@ -49,6 +49,23 @@ def test_streaming_in_any_pieces_gives_the_same_safe_text(text, cuts):
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "see [the `]` bracket\nand more](/docs/a) here",  # a code span and a line in its text
+        "[a](/docs/(b)\n\n(c)",  # a destination a blank line leaves open
+        "[a](/docs/x\n\n) and [b\n\n](/docs/y)",  # a blank line ends either part
+        "[[[x](/docs/a)]] and [y`](/docs/b)",  # nested, then a span that never closes
+        "[" * 50 + "]" * 49,
+    ],
+)
+def test_a_link_held_open_over_many_pieces_is_judged_as_when_whole(text):
+    # while a bracket stays open, each piece goes on from where the last one's scan stopped
+    whole = SafeMarkdown(POLICY).filter(text)
+    assert streamed(text, list(range(len(text)))) == whole
+    assert all(streamed(text, [cut]) == whole for cut in range(1, len(text)))
+
+
+@pytest.mark.parametrize(
     ("given_text", "expected"),
     [
         ("a <b>bold</b> c", "a &lt;b>bold&lt;/b> c"),
