@@ -148,10 +148,9 @@ class SafeMarkdown:
         cells there, and the backticks after it pair up differently."""
         self._closers: dict[tuple[str, int], int | None] = {}
         self._scans: dict[tuple[str, int], _Scan] = {}
-        self._closers_of = ""
-        """Closing brackets found in the text being judged (`_matching`), the scans cut short
-        by its end for the brackets still open, and that text: kept while pieces are only
-        appended to it, forgotten when judged text leaves it."""
+        """Closing brackets found in the pending text (`_matching`), and the scans cut short by
+        its end for the brackets still open: kept while pieces are only appended to it,
+        forgotten when judged text leaves it (its positions then move)."""
 
     def feed(self, piece: str) -> str:
         """Safe text for what has arrived so far (may be empty while a construct is open)."""
@@ -357,9 +356,6 @@ class SafeMarkdown:
     def _matching(self, text: str, start: int, opener: str, closer: str) -> int | None:
         """Index of the bracket that closes `text[start]`, None when none does (yet): each
         part of the text is scanned once (`_scan`), however many pieces it arrives in."""
-        if text is not self._closers_of and not text.startswith(self._closers_of):
-            self._forget_closers()
-        self._closers_of = text
         key = (opener, start)
         if key in self._closers:
             return self._closers[key]
@@ -375,7 +371,7 @@ class SafeMarkdown:
         return self._closers.get(key)
 
     def _forget_closers(self) -> None:
-        self._closers, self._scans, self._closers_of = {}, {}, ""
+        self._closers, self._scans = {}, {}
 
     @staticmethod
     def _may_close(text: str, start: int, final: bool) -> bool:

@@ -458,10 +458,8 @@ def _stated(
     process…", where "A ROS 2 system is a graph of nodes" shares more of "What is a ROS 2
     node?"). Such a sentence often shares only one word with the question."""
     first = _best_source(chosen)
-    if any(states(e.text) for e in chosen if e.document == first):
-        return []
-    found = [e for e in excerpts if e.document == first and e.coverage > 0 and states(e.text)]
-    return sorted(found, key=lambda e: -e.score)[:1]
+    own = [e for e in excerpts if e.document == first and e.coverage > 0]
+    return _first_stating([e for e in chosen if e.document == first], own, states)
 
 
 def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
@@ -470,14 +468,18 @@ def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     subscriber that asks for `RELIABLE` delivery will not receive anything from a
     `BEST_EFFORT` publisher"), if what was chosen says none: the units chosen by shared words
     describe the thing working ("the subscriber prints what it receives")."""
-    if any(negated(e.text) for e in chosen):
+    pool = [e for e in excerpts if e.coverage >= FAILURE_COVERAGE and not is_code(e.text)]
+    return _first_stating(chosen, pool, negated)
+
+
+def _first_stating(
+    said: list[Excerpt], pool: list[Excerpt], states: Callable[[str], bool]
+) -> list[Excerpt]:
+    """The most relevant unit of `pool` that `states` what is asked, unless `said` already
+    holds one."""
+    if any(states(e.text) for e in said):
         return []
-    found = [
-        e
-        for e in excerpts
-        if e.coverage >= FAILURE_COVERAGE and negated(e.text) and not is_code(e.text)
-    ]
-    return sorted(found, key=lambda e: -e.score)[:1]
+    return sorted((e for e in pool if states(e.text)), key=lambda e: -e.score)[:1]
 
 
 def _names(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -8,8 +8,10 @@ from core.store import BookIndex
 
 
 def page_names(payload: dict) -> list[str]:
-    """What a chunk's page is called: its title, H1 and sidebar label, which books do not keep
-    equal (readers name a page by any of them)."""
+    """What a chunk's page is called: its title, H1, sidebar label and the words of its id,
+    which books do not keep equal (readers name a page by any of them, and see its id in its
+    address: `typed-linting` for "Linting with Type Information"). The id's words are read
+    here, not with ingest's `_humanise`, which the query side must not import."""
     slug = str(payload.get("doc_id") or "").rsplit("/", 1)[-1]
     names = [
         payload.get("title"),
