@@ -51,6 +51,7 @@ from agent.offline.text import (
     asks_amount,
     asks_for_code,
     asks_how_to,
+    asks_knowledge,
     asks_name,
     asks_why,
     defined_subject,
@@ -347,13 +348,18 @@ def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -
     section listing what the reader should have done before starting, in a unit that holds
     most of what is asked ("Install ROS 2 Jazzy and source its setup script"): the book
     assumes that step rather than teaching it, and the other sources' steps (creating a
-    workspace) would answer a different question."""
+    workspace) would answer a different question. A unit that says what the reader should
+    already know ("You need to know ROS 2 actions and what a VLA model does") is not such a
+    step: the book teaches that elsewhere or takes it as read, and the sections that use it
+    answer."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
         return []
     if not heading_answers_intent("prerequisites", headings[0]):
         return []
     own = _best(e for e in excerpts if e.document == 0 and e.coverage > 0)
     if not own or own[0].coverage < STRONG_COVERAGE:  # it does not name what is asked
+        return []
+    if asks_knowledge(own[0].text):  # knowledge to bring along, taught or assumed: not a step
         return []
     return own[:FIRST_UNITS]
 

@@ -116,6 +116,11 @@ UNIT = (
     r"|volts?|watts?|amps?|nm|rpm)"
 )
 AMOUNT = re.compile(rf"(?<![\w.`/#-]){NUMBER}[\s-]?{UNIT}(?!\w)|\btwice\b|\bevery {NUMBER}\b", re.I)
+KNOWLEDGE = re.compile(
+    r"\b(?:know|knowledge|familiar(?:ity)?|comfortable with|experience with|understand(?:ing)?)\b",
+    re.I,
+)
+"""What a prerequisite says the reader should already know, rather than do."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
@@ -353,6 +358,12 @@ def names_in_code(unit: str) -> bool:
         NAME_LETTERS.search(span) and not LITERAL.match(span.strip())
         for span in INLINE_CODE.findall(unit)
     )
+
+
+def asks_knowledge(sentence: str) -> bool:
+    """Whether a sentence asks the reader to know something ("You need to know ROS 2 actions
+    (Module 1)"), not to do a step ("Install ROS 2 Jazzy and source its setup script")."""
+    return bool(KNOWLEDGE.search(sentence))
 
 
 def negated(text: str) -> bool:

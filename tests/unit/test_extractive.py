@@ -340,6 +340,21 @@ def test_a_how_to_question_answered_by_a_teaching_section_gets_no_caveat():
     assert "ovenctl install --recipes ." in said
 
 
+def test_a_prerequisite_that_asks_the_reader_to_know_the_thing_gets_no_caveat():
+    said = answer(
+        "How do I use a proofing cabinet with my oven?",
+        [
+            "You need to know how a proofing cabinet works with an oven (Lesson 1).",
+            "Set the proofing cabinet to 30 degrees and move each tray to the oven when it "
+            "has doubled.",
+        ],
+        ["Prerequisites", "Proofing Before Baking"],
+        structural=frozenset({0}),
+    )
+    assert ONLY_A_PREREQUISITE not in said
+    assert "Set the proofing cabinet to 30 degrees" in said
+
+
 def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_no_new_word():
     notes = "Hydration changes how a dough feels in the hand. Rye is sold in sacks of twenty kilos."
     rule = "The only way to change the hydration of a rye dough is to weigh in more water."
