@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from agent.offline.irregular import base_forms
 from core.embeddings import bm25_analyzer
 from core.structure import titles_section
 
@@ -160,8 +161,9 @@ theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names 
 
 @lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[int]:
-    """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer)."""
-    return frozenset(bm25_analyzer().embed_query(text).indices)
+    """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer), irregular forms
+    taken as their base form (`agent.offline.irregular`: "written" is "write")."""
+    return frozenset(bm25_analyzer().embed_query(base_forms(text)).indices)
 
 
 def placed_words(text: str) -> Iterator[tuple[str, bool]]:

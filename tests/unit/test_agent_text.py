@@ -371,6 +371,15 @@ def test_a_type_is_a_topic_unless_the_question_asks_what_kind_of_thing():
     assert terms("types") <= topic_terms("How should action types be written?")
 
 
+def test_an_irregular_form_shares_its_terms_with_the_base_form():
+    # a stemmer joins "writes" and "write" but not "written": the heading would share no word
+    assert terms("write") <= terms("How should action types be written?")
+    assert terms("Which file was sent, and who spoke?") == terms("Which file send, who speak")
+    assert terms("index children") == terms("indices child")
+    # a hyphenated word keeps its form: "built-in support" is not about building
+    assert not terms("build") & terms("built-in support")
+
+
 def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # "many" is in no sentence that answers, so as a topic word it would weigh the most and
     # leave every answering sentence looking weak
