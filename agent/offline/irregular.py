@@ -9,11 +9,17 @@ listed too. Hyphenated words keep their form: "built-in" is not about building.
 
 The offline reader's terms (`agent.offline.text.terms`: the ranker's word signals, the
 grader, the extractive answer) take every form as its base form, on the question's side and
-the book's alike. The keyword index keeps words as written: a keyword query that also asked
-for the base forms gained and lost about as much (bench/QUALITY.md).
+the book's alike, and so do the book's word counts read off the keyword index
+(`base_term_ids`), so that a word the book writes only as "frozen" is still one it knows. The
+keyword index keeps words as written: a keyword query that also asked for the base forms
+gained and lost about as much (bench/QUALITY.md).
 """
 
 import re
+from collections.abc import Iterable
+from functools import cache
+
+from core.embeddings import bm25_analyzer
 
 FORMS = (
     "arose:arise arisen:arise awoke:awake awoken:awake became:become began:begin begun:begin "
@@ -55,3 +61,22 @@ def base_forms(text: str) -> str:
         pieces += [text[end : match.start()], BASE[match.group().lower()]]
         end = match.end()
     return "".join([*pieces, text[end:]])
+
+
+@cache
+def _base_ids() -> dict[int, int]:
+    """The keyword index's term id of each listed form, mapped to its base form's."""
+    analyzer = bm25_analyzer()
+    ids = {}
+    for form, base in BASE.items():
+        (form_id,) = analyzer.embed_query(form).indices
+        (base_id,) = analyzer.embed_query(base).indices
+        ids[form_id] = base_id
+    return ids
+
+
+def base_term_ids(ids: Iterable[int]) -> set[int]:
+    """Term ids as the keyword index stores them, with each listed form's id taken as its base
+    form's: the ids `agent.offline.text.terms` gives the same words."""
+    base = _base_ids()
+    return {base.get(term, term) for term in ids}

@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from agent.offline.irregular import base_term_ids
 from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
 from core.store import BookIndex
 
@@ -88,7 +89,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         headed: set[int] = set()
         fields = ("text", "heading_path", "section_headings")
         for point in index.points(fields=fields, terms=True):
-            frequencies.update(set(point.terms))
+            frequencies.update(base_term_ids(point.terms))
             headings = " ".join(point.payload.get("heading_path", []))
             text = f"{headings}\n{point.payload.get('text', '')}"
             texts.append(text)

@@ -77,6 +77,14 @@ def test_the_vocabulary_knows_which_words_the_book_writes_as_names(book):
     assert not vocabulary.names(terms("Circle"))  # "drives in a circle": a word, never a name
 
 
+def test_the_vocabulary_knows_a_word_the_book_writes_only_in_an_irregular_form(book):
+    # the book writes "lost" ("retransmits lost messages"), never "lose": the question's terms
+    # read "lost" as "lose", and so must the book's word counts, or it would be unknown
+    vocabulary = book_vocabulary(book.searcher.index)
+    (lost,) = terms("Why are messages lost?") - terms("Why are messages")
+    assert vocabulary.knows(lost)
+
+
 async def test_a_flag_the_book_spells_out_is_answered(book):
     result = await ask(book, "What does --ros-args do when I run a node?")
     assert result["refusal_reason"] is None
