@@ -69,9 +69,9 @@ def _base_ids() -> dict[int, int]:
     analyzer = bm25_analyzer()
     ids = {}
     for form, base in BASE.items():
-        (form_id,) = analyzer.embed_query(form).indices
-        (base_id,) = analyzer.embed_query(base).indices
-        ids[form_id] = base_id
+        form_ids, base_ids = analyzer.embed_query(form).indices, analyzer.embed_query(base).indices
+        if len(form_ids) == len(base_ids) == 1:  # one word each, unless a stopword
+            ids[form_ids[0]] = base_ids[0]
     return ids
 
 
