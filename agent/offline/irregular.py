@@ -9,17 +9,13 @@ listed too. Hyphenated words keep their form: "built-in" is not about building.
 
 The offline reader's terms (`agent.offline.text.terms`: the ranker's word signals, the
 grader, the extractive answer) take every form as its base form, on the question's side and
-the book's alike, and so do the book's word counts read off the keyword index
-(`base_term_ids`), so that a word the book writes only as "frozen" is still one it knows. The
-keyword index keeps words as written: a keyword query that also asked for the base forms
-gained and lost about as much (bench/QUALITY.md).
+the book's alike, and the book's word counts are taken from those terms
+(`agent.retrieval.vocabulary`), so that a word the book writes only as "frozen" is still one
+it knows. The keyword index keeps words as written: a keyword query that also asked for the
+base forms gained and lost about as much (bench/QUALITY.md).
 """
 
 import re
-from collections.abc import Iterable
-from functools import cache
-
-from core.embeddings import bm25_analyzer
 
 FORMS = (
     "arose:arise arisen:arise awoke:awake awoken:awake became:become began:begin begun:begin "
@@ -48,35 +44,15 @@ WORD = re.compile(r"(?<![\w-])[A-Za-z]+(?![\w-])")
 """A word of its own: "built-in" and "well-known" are words of their own."""
 
 
-def _irregular(text: str) -> list[re.Match[str]]:
-    """The listed forms `text` writes as words of their own. Most texts write none, and a set
-    lookup per word finds that in a fraction of the time a pattern of every form would take."""
-    return [match for match in WORD.finditer(text) if match.group().lower() in BASE]
-
-
 def base_forms(text: str) -> str:
-    """`text` with each irregular form written as its base form ("written" as "write")."""
+    """`text` with each irregular form written as its base form ("written" as "write"). Words
+    are looked up one by one: most texts hold no listed form, and a pattern of every form
+    would take several times as long to say so."""
     pieces, end = [], 0
-    for match in _irregular(text):
-        pieces += [text[end : match.start()], BASE[match.group().lower()]]
+    for match in WORD.finditer(text):
+        base = BASE.get(match.group().lower())
+        if base is None:
+            continue
+        pieces += [text[end : match.start()], base]
         end = match.end()
     return "".join([*pieces, text[end:]])
-
-
-@cache
-def _base_ids() -> dict[int, int]:
-    """The keyword index's term id of each listed form, mapped to its base form's."""
-    analyzer = bm25_analyzer()
-    ids = {}
-    for form, base in BASE.items():
-        form_ids, base_ids = analyzer.embed_query(form).indices, analyzer.embed_query(base).indices
-        if len(form_ids) == len(base_ids) == 1:  # one word each, unless a stopword
-            ids[form_ids[0]] = base_ids[0]
-    return ids
-
-
-def base_term_ids(ids: Iterable[int]) -> set[int]:
-    """Term ids as the keyword index stores them, with each listed form's id taken as its base
-    form's: the ids `agent.offline.text.terms` gives the same words."""
-    base = _base_ids()
-    return {base.get(term, term) for term in ids}

@@ -12,7 +12,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from agent.offline.irregular import base_term_ids
 from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
 from core.store import BookIndex
 
@@ -87,9 +86,11 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         written: Counter[str] = Counter()
         texts: list[str] = []
         headed: set[int] = set()
-        fields = ("text", "heading_path", "section_headings")
-        for point in index.points(fields=fields, terms=True):
-            frequencies.update(base_term_ids(point.terms))
+        fields = ("text", "embedded_text", "heading_path", "section_headings")
+        for point in index.points(fields=fields):
+            # the indexed text's terms as the question's are read (irregular forms included),
+            # not the keyword index's own term ids, which keep each word as written
+            frequencies.update(terms(point.payload.get("embedded_text", "")))
             headings = " ".join(point.payload.get("heading_path", []))
             text = f"{headings}\n{point.payload.get('text', '')}"
             texts.append(text)
