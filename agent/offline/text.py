@@ -22,10 +22,14 @@ QUESTION_FRAMING = (
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 FRAMING_PHRASE = re.compile(
-    r"\b(?:stands?|stood) for\b|\bshort for\b|\b(?:types?|kinds?|sorts?) of\b", re.IGNORECASE
+    r"\b(?:stands?|stood) for\b|\bshort for\b|\b(?:types?|kinds?|sorts?) of\b"
+    r"|\b(?:this|the|your) (?:course|handbook|textbook|tutorial|guide|manual)\b",
+    re.IGNORECASE,
 )
 """Phrases that frame a question though their words need not ("What does URDF stand for?"
-asks about URDF; "How does the robot stand up?" is about standing)."""
+asks about URDF; "How does the robot stand up?" is about standing), and a reader's names for
+the documentation itself ("Do I need a GPU for this course?" asks about GPUs, whatever the
+book calls itself; "docs" and "site" are left out, being topics of documentation tools)."""
 CHAT_WORDS = frozenset(
     ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
 )

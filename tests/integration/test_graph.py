@@ -91,6 +91,13 @@ async def test_a_flag_the_book_spells_out_is_answered(book):
     assert "--ros-args" in result["answer"]
 
 
+async def test_a_question_that_calls_the_book_a_course_is_answered(book):
+    result = await ask(book, "Do I need a GPU for this course?")
+    assert result["refusal_reason"] is None
+    assert "Hardware Tiers" in [source["heading"] for source in result["sources"]]
+    assert "NVIDIA RTX GPU" in result["answer"]
+
+
 async def test_a_refusal_names_the_documentation_as_the_deployment_does(book):
     settings = book.settings.model_copy(update={"docs_name": "the Kettle Handbook"})
     docs = Resources(settings, book.searcher, None)

@@ -363,6 +363,15 @@ def test_asking_what_an_abbreviation_stands_for_is_about_the_abbreviation():
     assert said[0].text.startswith("A **proportional-integral-derivative (PID)**")
 
 
+def test_a_readers_name_for_the_documentation_is_not_a_topic():
+    # a book that calls itself a handbook never writes "course": as a topic word, it made the
+    # question read as about something the book never covers
+    assert topic_terms("Do I need a GPU for this course?") == terms("GPU")
+    assert topic_terms("What does the tutorial say about reducers?") == terms("reducers")
+    assert terms("docs") <= topic_terms("How do I serve the docs from the site root?")
+    assert terms("course") <= topic_terms("How do I plan a course for the robot?")
+
+
 def test_a_type_is_a_topic_unless_the_question_asks_what_kind_of_thing():
     # "types of robots" frames the question; "typed linting" and "action types" are its topic
     assert topic_terms("What types of robots walk on two legs?") == terms("robots walk two legs")
