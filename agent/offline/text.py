@@ -233,6 +233,9 @@ compound (`old-style`). Identifiers with `_` or `.` (`console.error`, `max_width
 by `question_names` already and are read by their terms: docs write `console.error` as
 "error" under `console` as often as whole."""
 LINK_TEXT = re.compile(r"\[([^\]\n]+)\]\(")
+LINKED_NAME = re.compile(rf"(?:@?[\w.-]+/)?{COMPOUND.pattern}")
+"""A link's whole text naming a package, with its owner or scope if any
+(`supasate/connected-react-router`, `@scope/eslint-config`)."""
 
 
 def compounds(text: str) -> set[str]:
@@ -241,12 +244,16 @@ def compounds(text: str) -> set[str]:
 
 
 def code_compounds(texts: Iterable[str]) -> frozenset[str]:
-    """Hyphenated words `texts` write as code or as a link's text: the names of packages and
-    commands (`parallel-prettier`), as opposed to prose compounds (`old-style`)."""
+    """Hyphenated words `texts` write as code or as the whole text of a link: the names of
+    packages and commands (`parallel-prettier`), as opposed to prose compounds (`old-style`,
+    or "front-end" in a linked article's title, "Overwhelmed with learning front-end…")."""
     named: set[str] = set()
     for text in texts:
         for line, in_block in _marked_lines(text):
-            in_code = [line] if in_block else [*INLINE_CODE.findall(line), *LINK_TEXT.findall(line)]
+            links = [
+                t for t in LINK_TEXT.findall(line.lower()) if LINKED_NAME.fullmatch(t.strip("`*_ "))
+            ]
+            in_code = [line] if in_block else [*INLINE_CODE.findall(line), *links]
             named.update(*(compounds(piece) for piece in in_code))
     return frozenset(named)
 

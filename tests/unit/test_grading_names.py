@@ -244,8 +244,19 @@ def test_only_compounds_written_as_code_or_link_text_name_things():
     texts = [
         "Use [connected-react-router](https://x.example) or `redux-saga`; an old-style worker.",
         "```js\nimport fork from 'redux-first-history'\n```",
+        # a linked article's title is prose: its compound is a word, not a package
+        "- [Ask HN: Overwhelmed with learning front-end?](https://x.example)",
+        "Memoize per key with [`re-reselect`](https://x.example).",
+        "See [**redux-toolkit-starter**](https://x.example) or [owner/redux-orm-lite](x).",
     ]
-    assert code_compounds(texts) == {"connected-react-router", "redux-saga", "redux-first-history"}
+    assert code_compounds(texts) == {
+        "connected-react-router",
+        "redux-saga",
+        "redux-first-history",
+        "re-reselect",
+        "redux-toolkit-starter",
+        "redux-orm-lite",
+    }
     assert compounds("See rustfmt.toml and console.error. An old-style worker.") == {"old-style"}
 
 
