@@ -121,8 +121,6 @@ class IndexedPoint:
 
     id: str
     payload: dict[str, Any]
-    terms: tuple[int, ...] = ()
-    """The BM25 term ids of its sparse vector, when they were asked for."""
 
 
 @dataclass(frozen=True)
@@ -227,12 +225,10 @@ class BookIndex(ABC):
         self,
         conditions: Sequence[Condition] = (),
         fields: Sequence[str] | None = None,
-        terms: bool = False,
     ) -> Iterator[IndexedPoint]:
         """Every point matching all `conditions`, in no particular order.
 
-        `fields`: the payload fields to load (None: all of them, empty: none); `terms`: also
-        read the BM25 term ids of each point's sparse vector.
+        `fields`: the payload fields to load (None: all of them, empty: none).
         """
 
     @abstractmethod

@@ -196,7 +196,6 @@ class EdgeIndex(BookIndex):
         self,
         conditions: Sequence[Condition] = (),
         fields: Sequence[str] | None = None,
-        terms: bool = False,
     ) -> Iterator[IndexedPoint]:
         """Every point matching all `conditions`, page by page."""
         shard = self._shard()
@@ -210,13 +209,11 @@ class EdgeIndex(BookIndex):
                 limit=SCROLL_PAGE,
                 filter=_filter(conditions),
                 with_payload=with_payload,
-                with_vector=[SPARSE_VECTOR] if terms else False,
+                with_vector=False,
             )
             records, offset = shard.scroll(request)
             for record in records:
-                yield IndexedPoint(
-                    str(record.id), record.payload or {}, _terms(record.vector) if terms else ()
-                )
+                yield IndexedPoint(str(record.id), record.payload or {})
             if offset is None:
                 return
 
@@ -306,8 +303,3 @@ def _condition(condition: Condition) -> qe.FieldCondition:
 def _dense(vector: Any) -> list[float] | None:
     found = vector.get(DENSE_VECTOR) if isinstance(vector, dict) else None
     return list(found) if found is not None else None
-
-
-def _terms(vector: Any) -> tuple[int, ...]:
-    sparse = vector.get(SPARSE_VECTOR) if isinstance(vector, dict) else None
-    return tuple(sparse.indices) if sparse is not None else ()

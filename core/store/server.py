@@ -148,7 +148,6 @@ class ServerIndex(BookIndex):
         self,
         conditions: Sequence[Condition] = (),
         fields: Sequence[str] | None = None,
-        terms: bool = False,
     ) -> Iterator[IndexedPoint]:
         """Every point matching all `conditions`, page by page."""
         if not self.exists():
@@ -161,12 +160,10 @@ class ServerIndex(BookIndex):
                 limit=SCROLL_PAGE,
                 offset=offset,
                 with_payload=True if fields is None else list(fields) or False,
-                with_vectors=[SPARSE_VECTOR] if terms else False,
+                with_vectors=False,
             )
             for record in records:
-                yield IndexedPoint(
-                    str(record.id), record.payload or {}, _terms(record.vector) if terms else ()
-                )
+                yield IndexedPoint(str(record.id), record.payload or {})
             if offset is None:
                 return
 
@@ -237,8 +234,3 @@ def _condition(condition: Condition) -> models.FieldCondition:
 def _dense(vector: Any) -> list[float] | None:
     found = vector.get(DENSE_VECTOR) if isinstance(vector, dict) else None
     return list(found) if found is not None else None
-
-
-def _terms(vector: Any) -> tuple[int, ...]:
-    sparse = vector.get(SPARSE_VECTOR) if isinstance(vector, dict) else None
-    return tuple(getattr(sparse, "indices", ()))

@@ -136,10 +136,8 @@ def test_points_of_a_page_and_selected_fields(filled):
     assert {p.id for p in page} == {p.id for p in points if p.payload["doc_id"] == "doc-1"}
     narrow = list(index.points([Match("module", "isaac")], ["file_path"]))
     assert narrow and all(p.payload == {"file_path": "page-1.md"} for p in narrow)
-    bare = list(index.points(fields=(), terms=True))
+    bare = list(index.points(fields=()))
     assert len(bare) == len(points) and all(p.payload == {} for p in bare)
-    terms = {p.id: p.terms for p in bare}
-    assert all(set(terms[p.id]) == set(p.sparse_indices) for p in points)
 
 
 def on_page_2(payload: dict) -> bool:
