@@ -42,6 +42,7 @@ from agent.offline.grading import (
     grade_offline,
     off_book,
     passing_names,
+    unexplained_subject,
     unknown_share,
     unnamed_flags,
 )
@@ -327,6 +328,7 @@ def _graded(
         passing_names(question, vocabulary, kept)
         or foreign_features(question, vocabulary, kept)
         or unnamed_flags(question, kept)
+        or unexplained_subject(question, vocabulary, kept)
     ):
         return None
     return kept

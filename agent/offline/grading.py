@@ -2,19 +2,20 @@
 
 A question is off-book when it names something the book never mentions (a product, robot or
 library: a capitalised, all-caps or CamelCase word outside the book's vocabulary, such as
-"Roomba" or "MoveIt", or a capitalised word the book writes only in lower case, such as "Go"
-in docs that use "go" as a verb, a file type such as ".scss", or another command of a tool the
+"Roomba" or "MoveIt", or a capitalised word the book writes only in lower case, such as "Go" in
+docs that use "go" as a verb, a file type such as ".scss", or another command of a tool the
 book only shows as code, such as "deno fmt"; the names of the reader's own code do not count);
 when it names something the book mentions only in passing and none of the chunks an answer
-would be built from mention it (another library's feature, asked of docs that name that
-library once in a comparison), or, asked how to use it, none is about it and about
-what is asked; when it asks about another thing's feature ("Yarn's zero-installs") and no such
-chunk names the two together, or names a command-line flag that no such chunk spells out; or
-when most of its topic weight sits on words the book never uses (a question about risotto). Plain
-unknown words alone do not decide it: readers paraphrase ("drawbacks" for the book's
-"limitations"). Otherwise a chunk is kept when its embedding is close enough to the question
-and it covers some of the question's topic terms. The thresholds were calibrated on in-scope
-and out-of-scope questions; the graph's context inherits them.
+would be built from mention it (another library's feature, asked of docs that name that library
+once in a comparison), or, asked how to use it, none is about it and about what is asked, or,
+asked what it is, none is headed with it or says what it is; when it asks about another thing's
+feature ("Yarn's zero-installs") and no such chunk names the two together, or names a
+command-line flag that no such chunk spells out; or when most of its topic weight sits on words the
+book never uses (a question about risotto). Plain unknown words alone do not decide it: readers
+paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its
+embedding is close enough to the question and it covers some of the question's topic terms. The
+thresholds were calibrated on in-scope and out-of-scope questions; the graph's context inherits
+them.
 """
 
 import re
@@ -23,13 +24,18 @@ from itertools import pairwise
 
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.text import (
+    BOLD,
     COMPOUND,
     QUOTED,
     asking_sentences,
     asks_how_to,
     compounds,
+    defined_subject,
+    defined_thing,
+    defines,
     placed_words,
     question_names,
+    split_units,
     terms,
     topic_terms,
 )
@@ -141,6 +147,33 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
         if not answered:
             missing.append(name)
     return missing
+
+
+def unexplained_subject(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> str:
+    """The thing a question asks to be defined ("What's xacro?"), when the book mentions it
+    only in passing (in at most `PASSING_MENTIONS` chunks: the thing may be any words, so one
+    that titles no section is not rare for that, as a name would be in `passing_names`) and no
+    `kept` chunk explains it (`_explains`). The passing mention (a list of build tools, a
+    namespace in an example) is all an answer could quote, and it does not say what the thing
+    is. "" when the question asks no such thing or the book explains it."""
+    thing = defined_thing(question)
+    if not thing or not 0 < _mentions_of(thing, vocabulary) <= PASSING_MENTIONS:
+        return ""
+    subject = defined_subject(question)
+    return "" if any(_explains(c["payload"], subject) for c in kept) else thing
+
+
+def _explains(payload: dict, subject: frozenset[int]) -> bool:
+    """Whether a chunk says what `subject` is: a heading names it, a sentence defines it, or
+    the text sets it in bold, as books do where they introduce a term ("ROS 2 is built on
+    **DDS** (Data Distribution Service), an industry middleware standard…")."""
+    headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
+    text = payload.get("text", "")
+    return (
+        subject <= terms(" ".join(headings))
+        or any(subject <= terms(span) for span in BOLD.findall(text))
+        or any(defines(unit, subject) for unit in split_units(text))
+    )
 
 
 def _question_names(question: str, vocabulary: Vocabulary) -> list[str]:

@@ -18,7 +18,11 @@ Candidates from hybrid retrieval are rescored by
 - `recap`: -1 when a question that is not structural meets a summary, glossary, exercise or
   quiz section, which repeat topics without explaining them (not a prerequisites section: setup
   steps, "install X first", live there),
-- `code`: 1 when a request for code meets a code-heavy section.
+- `code`: 1 when a request for code meets a code-heavy section,
+- `defines`: 1 when a question that asks what a thing is ("What is a ROS 2 action?") meets a
+  section with a sentence or glossary entry that says what it is ("An **action** is for
+  long-running goals."): a page whose names hold every word of the question ("Voice to
+  Action … ROS 2") can otherwise outrank the section that defines the thing.
 Then `rerank_top` adds `CROSS_WEIGHT` times a cross-encoder's logit (`cross`,
 agent/offline/cross_encoder.py) to the scores of the first few candidates (the deployment
 setting `CROSS_ENCODER_CANDIDATES`, 3; only those within `CROSS_MARGIN` of the first) and
@@ -37,7 +41,10 @@ from agent.offline.condense import appended_topic
 from agent.offline.cross_encoder import best_passage, cross_encoder
 from agent.offline.text import (
     asks_for_code,
+    defined_subject,
+    defines,
     heading_answers_intent,
+    split_units,
     structural_intent,
     terms,
     topic_terms,
@@ -62,6 +69,9 @@ class RerankWeights:
     (0.25 on humanoid); 0.75 to 2 score the same on all three books."""
     recap: float = 0.41
     code: float = 0.13
+    defines: float = 0.65
+    """Fitted on all three books with the others (0.45 of `dense`'s weight); each fold gives
+    0.4 to 0.6 of it."""
 
 
 def _intent_signals(question: str, payload: dict) -> dict[str, float]:
@@ -80,6 +90,11 @@ def _intent_signals(question: str, payload: dict) -> dict[str, float]:
     return signals
 
 
+def _defines(text: str, subject: frozenset[int]) -> bool:
+    """Whether a unit of a chunk's text says what `subject` is (none when nothing is asked)."""
+    return bool(subject) and any(defines(unit, subject) for unit in split_units(text))
+
+
 def rank_candidates(
     question: str,
     candidates: list[Candidate],
@@ -90,6 +105,7 @@ def rank_candidates(
     w = weights or RerankWeights()
     wanted = topic_terms(question)
     own = topic_terms(appended_topic(question)[0]) or wanted  # a follow-up's own ask
+    subject = defined_subject(question)
     top_fused = max((c["score"] for c in candidates), default=1.0) or 1.0
     ranked: list[Candidate] = []
     for candidate in candidates:
@@ -102,6 +118,7 @@ def rank_candidates(
             "heading": vocabulary.coverage(own, terms(" ".join(headings))),
             "text": vocabulary.coverage(wanted, terms(payload.get("embedded_text", ""))),
             **_intent_signals(question, payload),
+            "defines": float(_defines(payload.get("text", ""), subject)),
         }
         signals["asked_page"] = signals["asked_section"] * signals["title"]
         score = sum(getattr(w, name) * value for name, value in signals.items())

@@ -90,12 +90,52 @@ NAME_ASKED = re.compile(
     r"|\bis there (?:a|an) (?:option|setting|flag)\b",
     re.I,
 )
-DEFINITION_ASKED = re.compile(
-    r"^\s*what(?:'s|\s+is|\s+are)\s+(?:an?\s+|the\s+)?(?P<subject>[^?]+?)"
-    r"(?:\s+(?:in|of|for|on|with|when|used)\b[^?]*)?\s*\??\s*$",
-    re.IGNORECASE,
+WHAT_IS = r"^\s*what(?:'s|s|\s+is|\s+are)\s+"
+NARROWING = (
+    r"(?:\s+(?:in|of|for|on|with|when|used|as)\b[^?]*"
+    r"|,?\s+and\s+(?:how|what|why|when|where|which|who|is|are|does|do|can|should)\b[^?]*)?"
+    r"\s*\??\s*$"
 )
+DEFINITION_ASKED = (
+    re.compile(
+        rf"{WHAT_IS}(?:meant\s+by|the\s+(?:deal|story)\s+with)\s+(?:an?\s+|the\s+)?"
+        rf"(?P<subject>[^?]+?){NARROWING}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*what\s+(?:does|do)\s+(?:people|you|they|we|folks)\s+mean\s+by\s+(?:an?\s+|the\s+)?"
+        rf"(?P<subject>[^?]+?){NARROWING}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"{WHAT_IS}(?:an?\s+|the\s+)?(?P<subject>[^?]+?)(?:,?\s+(?:exactly|actually|really))?"
+        rf"{NARROWING}",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<subject>[^?]+?)\s+"
+        r"(?:actually\s+|really\s+|even\s+)?mean\b[^?]*\??\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"^\s*(?P<subject>[^?,:;]+?)\s*(?:[-:,\u2013\u2014]+\s*|\s)what(?:'s|s|\s+is|\s+are)\s+"
+        r"(?:that|it|this|those|these|they)\b[^?]*\??\s*$",
+        re.IGNORECASE,
+    ),
+)
+"""How a reader asks what a thing is: "What is a ROS 2 node?", "What's a thunk, exactly?",
+"What does hydration mean?", "What is meant by the reality gap?", "What's the deal with
+ducks?", "Store enhancer: what is that?"."""
+POINTING_WORDS = frozenset(("that", "this", "these", "those", "it", "they", "them"))
+"""A subject that opens so points back at the reader's scene ("What does that comment
+mean?"): it asks what one thing there means, not what a term of the docs is."""
 DEFINING_VERB = re.compile(r"\s(?:is|are|means|refers to|stands for)\s", re.IGNORECASE)
+GLOSSARY_ENTRY = re.compile(
+    r"^(?:[-*+]\s+)?(?:\*\*(?P<bold>[^*\n]{1,80})\*\*|__(?P<under>[^_\n]{1,80})__)"
+    r"(?:\s*\([^)\n]*\))?\s*(?::|[-\u2013\u2014]\s)"
+)
+"""A glossary's way of defining: a term set in bold and followed by a colon or a dash
+("- **Real-time factor**: the ratio of…")."""
 MAX_DEFINITION_QUESTION = 120
 """A question that asks what a thing is is short; a longer one is not read for it (which also
 bounds the pattern's backtracking on long input)."""
@@ -324,21 +364,39 @@ def gives_advice(sentence: str) -> bool:
     return bool(ADVICE.search(sentence))
 
 
+def defined_thing(question: str) -> str:
+    """The thing a question asks to be defined, as the reader writes it ("What is a ROS 2
+    node?": "ROS 2 node"), or "" when it asks something else. The words after "in", "of"…
+    narrow the question ("What is a reducer in Redux terms?"), not the thing defined, and a
+    second ask after "and" ("What is X and how does it differ from Y?") is another part."""
+    asked = SENTENCE_END.split(asking_sentences(question))[0]  # "What is X? Is it…?"
+    if len(asked) > MAX_DEFINITION_QUESTION:
+        return ""
+    found = next((m for p in DEFINITION_ASKED if (m := p.match(asked))), None)
+    words = found["subject"].strip("\"'`\u201c\u201d ").split() if found else []
+    if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS:
+        return ""
+    return " ".join(words)
+
+
 def defined_subject(question: str) -> frozenset[int]:
-    """The terms of the thing a question asks to be defined, its last word ("What is a ROS 2
-    node?": node), or none when it asks something else. The words after "in", "of"… narrow
-    the question ("What is a reducer in Redux terms?"), not the thing defined."""
-    asked = asking_sentences(question)
-    found = DEFINITION_ASKED.match(asked) if len(asked) <= MAX_DEFINITION_QUESTION else None
-    words = found["subject"].split() if found else []
-    return terms(words[-1]) if 0 < len(words) <= 4 else frozenset()
+    """The terms of the last word of the thing a question asks to be defined ("What is a ROS
+    2 node?": node), which a definition names before its verb; none when it asks no such
+    thing."""
+    thing = defined_thing(question)
+    return terms(thing.split()[-1]) if thing else frozenset()
 
 
 def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
-    ("A node is a process…", not "A ROS 2 system is a graph of nodes")."""
+    ("A node is a process…", not "A ROS 2 system is a graph of nodes"), or it is a glossary
+    entry whose bold term names it."""
+    if not subject:
+        return False
+    if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
+        return bool(subject & terms(entry["bold"] or entry["under"]))
     verb = DEFINING_VERB.search(sentence)
-    if not subject or verb is None:
+    if verb is None:
         return False
     before = sentence[: verb.start()]
     return len(before.split()) <= DEFINED_WORDS and bool(subject & terms(before))

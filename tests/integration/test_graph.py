@@ -98,6 +98,16 @@ async def test_a_question_that_calls_the_book_a_course_is_answered(book):
     assert "NVIDIA RTX GPU" in result["answer"]
 
 
+async def test_asked_what_a_name_is_the_book_only_mentions_it_is_refused(book):
+    # the voice lesson names BehaviorTree.CPP once, as an example, and never says what it is
+    mentioned = await ask(book, "What's BehaviorTree.CPP?")
+    assert mentioned["refusal_reason"] is not None
+    # DDS too appears in few sections, but one introduces it: "built on **DDS** (…), an…"
+    introduced = await ask(book, "What is DDS?")
+    assert introduced["refusal_reason"] is None
+    assert "middleware standard" in introduced["answer"]
+
+
 async def test_a_refusal_names_the_documentation_as_the_deployment_does(book):
     settings = book.settings.model_copy(update={"docs_name": "the Kettle Handbook"})
     docs = Resources(settings, book.searcher, None)

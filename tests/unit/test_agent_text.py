@@ -404,6 +404,22 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What's a proofer in bakery terms?", "The **proofer** is a warm cabinet.", True),
         ("How do I clean a station?", "A station is a bench that does one job.", False),
         ("What are stations?", "Every bakery keeps two spare stations in the back.", False),
+        ("What's a bakery station, exactly?", "A station is a bench that does one job.", True),
+        ("What does proofing actually mean?", "Proofing is the dough's last rise.", True),
+        ("What is meant by a bench rest?", "A bench rest is a pause between shapings.", True),
+        ("Bench rest - what is that?", "A bench rest is a pause between shapings.", True),
+        ("Bench rest: what is it?", "A bench rest is a pause between shapings.", True),
+        ("What is a proofer?", "- **Proofer**: a warm, humid cabinet.", True),
+        ("What is a proofer?", "**Proofer (cabinet)** - a warm, humid cabinet.", True),
+        ("What is a proofer?", "- **Oven**: where a proofed loaf goes.", False),
+        ("Does the oven need a proofer?", "- **Proofer**: a warm, humid cabinet.", False),
+        ("So the loaf failed, what is it?", "A loaf is bread baked whole.", False),
+        ("What's the deal with bench rests?", "A bench rest is a pause.", True),
+        ("What do people mean by a bench rest?", "A bench rest is a pause.", True),
+        ("What is a banneton and how do I clean it?", "A banneton is a basket.", True),
+        ("What is a banneton? Do I need one?", "A banneton is a basket.", True),
+        # "that" points back at the reader's scene: not a term of the book
+        ("My recipe says 'fold'. What does that word mean?", "A word is a unit.", False),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):

@@ -4,6 +4,7 @@ from agent.offline.grading import (
     foreign_features,
     passing_names,
     question_names,
+    unexplained_subject,
     unknown_names,
     unknown_share,
     unnamed_flags,
@@ -128,6 +129,25 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
     # a name the book uses often is its own topic, whatever was kept
     common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("Zustand")}}, 200)
     assert passing_names(question, common, about_something_else) == []
+
+
+def test_asked_what_a_thing_mentioned_in_passing_is_a_chunk_must_explain_it():
+    vocabulary = Vocabulary(
+        {**{t: 40 for t in terms("dough oven bread")}, **{t: 2 for t in terms("banneton")}}, 200
+    )
+    question = "What's a banneton? My recipe says to use one."
+    listed = chunk("- Tools: an oven, a scale, a banneton and a bench knife.")
+    assert unexplained_subject(question, vocabulary, [listed]) == "banneton"
+    defining = chunk("A banneton is a basket that holds the dough while it proofs.")
+    assert unexplained_subject(question, vocabulary, [listed, defining]) == ""
+    headed = {**listed, "payload": {**listed["payload"], "heading_path": ["Tools", "Banneton"]}}
+    assert unexplained_subject(question, vocabulary, [headed]) == ""
+    introduced = chunk("Dough rises in a **banneton** (a proofing basket), lined with flour.")
+    assert unexplained_subject(question, vocabulary, [introduced]) == ""
+    # a thing the book writes often is its own topic; other questions are not asked of it
+    common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("banneton")}}, 20)
+    assert unexplained_subject(question, common, [listed]) == ""
+    assert unexplained_subject("Where does the banneton go?", vocabulary, [listed]) == ""
 
 
 def test_a_name_only_in_the_scene_a_question_sets_is_the_readers_setting():

@@ -97,3 +97,18 @@ def test_among_sections_of_the_asked_kind_the_page_the_question_names_comes_firs
     )
     assert signals["rye"]["asked_page"] > signals["mixers"]["asked_page"] == 0.0
     assert ranked[0]["id"] == "rye"
+
+
+def test_asked_what_a_thing_is_the_section_that_says_it_moves_up():
+    """A section headed with the asked words ("Dough hooks and bowls") need not say what a
+    dough hook is; the one whose sentence says it gets the `defines` signal."""
+    candidates = [
+        section("bowls", "Dough hooks and bowls", "instructional", "Fit the hook, then the bowl."),
+        section("hook", "Attachments", "instructional", "A dough hook is a bent arm that kneads."),
+    ]
+    _, signals = ranked_with_signals("What is a dough hook?", candidates)
+    assert signals["hook"]["defines"] == 1.0
+    assert signals["bowls"]["defines"] == 0.0
+    # a question that asks something else leaves it out
+    _, signals = ranked_with_signals("How do I fit a dough hook?", candidates)
+    assert signals["hook"]["defines"] == 0.0
