@@ -32,11 +32,10 @@ from agent.offline.text import (
     compounds,
     defined_subject,
     defined_thing,
-    defines,
     placed_words,
     question_names,
-    split_units,
     terms,
+    text_defines,
     topic_terms,
 )
 from agent.retrieval.vocabulary import Vocabulary
@@ -172,7 +171,7 @@ def _explains(payload: dict, subject: frozenset[int]) -> bool:
     return (
         subject <= terms(" ".join(headings))
         or any(subject <= terms(span) for span in BOLD.findall(text))
-        or any(defines(unit, subject) for unit in split_units(text))
+        or text_defines(text, subject)
     )
 
 

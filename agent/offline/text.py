@@ -402,6 +402,12 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     return len(before.split()) <= DEFINED_WORDS and bool(subject & terms(before))
 
 
+def text_defines(text: str, subject: frozenset[int]) -> bool:
+    """Whether any sentence, list item or glossary entry of a chunk's text `defines` the
+    subject (never when there is none)."""
+    return bool(subject) and any(defines(unit, subject) for unit in split_units(text))
+
+
 def asks_amount(question: str) -> bool:
     """Whether the question asks for an amount ("how long…", "how many…", "how often…")."""
     return bool(AMOUNT_ASKED.search(asking_sentences(question)))
