@@ -20,7 +20,7 @@ topic is a part of its own (see `question_parts`).
 import re
 
 from agent.offline.condense import appended_topic
-from agent.offline.text import SENTENCE_END, terms, topic_terms
+from agent.offline.text import QUESTION_SENTENCE_END, terms, topic_terms
 
 WH_WORDS = "how|what|why|when|where|which|who|whether"
 CLAUSE_BREAK = re.compile(
@@ -67,7 +67,7 @@ def question_parts(question: str) -> list[str]:
 def _clauses(asked: str) -> list[str]:
     """`asked` split at its clause breaks, but only within the sentences that ask: a sentence
     that sets the scene stays whole and leads the clause after it."""
-    sentences = SENTENCE_END.split(asked.strip())
+    sentences = QUESTION_SENTENCE_END.split(asked.strip())
     clauses: list[str] = []
     scene = ""
     for number, sentence in enumerate(sentences, start=1):

@@ -175,6 +175,9 @@ SENTENCE_END = re.compile(
 """Where a sentence ends: not after "e.g.", "i.e.", "vs." or "cf." (the example after "e.g."
 belongs to its sentence)."""
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9+#._-]*[A-Za-z0-9+#]|[A-Za-z]")
+QUESTION_SENTENCE_END = re.compile(rf"(?<=\?)\s+|{SENTENCE_END.pattern}")
+"""Where a sentence of the reader's ends: as in a book, and after any question mark, whatever
+follows (readers type on in lower case: "what is recast? the docs say it was forked")."""
 SENTENCE_ENDS = ".?!:"
 FENCE = re.compile(r"^(`{3,}|~{3,})")
 CODE_NAME = re.compile(r"`[^`]+`|(?<!\S)\S*[-_./@]\w\S*|(?<!\w)\w*[a-z][A-Z]\w*")
@@ -369,7 +372,7 @@ def defined_thing(question: str) -> str:
     node?": "ROS 2 node"), or "" when it asks something else. The words after "in", "of"…
     narrow the question ("What is a reducer in Redux terms?"), not the thing defined, and a
     second ask after "and" ("What is X and how does it differ from Y?") is another part."""
-    asked = SENTENCE_END.split(asking_sentences(question))[0]  # "What is X? Is it…?"
+    asked = QUESTION_SENTENCE_END.split(asking_sentences(question))[0]  # "What is X? Is it…?"
     if len(asked) > MAX_DEFINITION_QUESTION:
         return ""
     found = next((m for p in DEFINITION_ASKED if (m := p.match(asked))), None)
@@ -462,7 +465,7 @@ def asks_for_code(question: str) -> bool:
 def asking_sentences(question: str) -> str:
     """The sentences of `question` that ask (those ending in "?", else its last one); the
     others set the scene (the reader's setup, symptoms, earlier attempts)."""
-    sentences = SENTENCE_END.split(question.strip())
+    sentences = QUESTION_SENTENCE_END.split(question.strip())
     return " ".join(s for s in sentences if s.rstrip().endswith("?")) or sentences[-1]
 
 

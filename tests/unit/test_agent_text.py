@@ -21,6 +21,7 @@ from agent.offline.grading import (
 )
 from agent.offline.text import (
     answer_terms,
+    asking_sentences,
     asks_advice,
     asks_amount,
     asks_for_code,
@@ -420,7 +421,15 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is a banneton? Do I need one?", "A banneton is a basket.", True),
         # "that" points back at the reader's scene: not a term of the book
         ("My recipe says 'fold'. What does that word mean?", "A word is a unit.", False),
+        ("what is a banneton? my recipe wants one", "A banneton is a basket.", True),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):
     assert defines(sentence, defined_subject(question)) is defining
+
+
+def test_a_readers_sentence_ends_at_a_question_mark_whatever_case_follows():
+    """Readers type on in lower case; the book's own sentences need a capital (`e.g. x`)."""
+    question = "whats a banneton? my recipe says to flour it. any tips"
+    assert asking_sentences(question) == "whats a banneton?"
+    assert asking_sentences("I bake daily. Why does it sink? no idea") == "Why does it sink?"
