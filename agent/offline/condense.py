@@ -1,7 +1,7 @@
 """Rule-based rewriting of a follow-up into a standalone question (the no-LLM path).
 
 A question that leans on the conversation (a pronoun such as "it" or "they", an elliptical
-opening such as "what about…", or too few topic words of its own) gets the topic words of the
+opening such as "what about…" or "only for…", or too few topic words of its own) gets the topic words of the
 previous user turns appended, e.g. "How is it different from a service?" after "What is a ROS 2
 topic?" becomes "How is it different from a service? (ROS 2 topic)". The retriever and the
 grader then see the topic the reader means. The names an earlier turn mentions only in the
@@ -29,9 +29,12 @@ ANAPHORA = re.compile(
 )
 ELLIPSIS = re.compile(
     r"^\s*(and|also|what about|how about|what else|why|how so|in what way|compared|same|"
-    r"more|another|then|so)\b",
+    r"more|another|then|so|but|or|what if|only|just|even|for|with|without|in|on|instead)\b",
     re.IGNORECASE,
 )
+"""An opening that goes on from the turn before: a new ask ("and…", "what about…") or a
+fragment that narrows or varies it ("only for the html files?", "with TypeScript?", "or should
+I…?"), however many topic words the fragment has."""
 PAGE_REFERENCE = re.compile(
     r"\b(this|the current) (page|lesson|chapter|section|module|tutorial|article|part|unit|guide)\b",
     re.IGNORECASE,

@@ -74,6 +74,15 @@ def test_follow_up_gets_the_previous_topic_and_standalone_questions_stay():
     assert condense_rules("Why?", []) == "Why?"
 
 
+@pytest.mark.parametrize(
+    "fragment", ["only for the html files tho?", "With TypeScript types?", "or in a monorepo?"]
+)
+def test_a_fragment_that_narrows_the_last_question_gets_its_topic(fragment: str):
+    """A follow-up typed as a fragment leans on the turn before however many words it has."""
+    history = [HumanMessage("How do I set a 4-space indent in Prettier?"), AIMessage("tabWidth.")]
+    assert condense_rules(fragment, history) == f"{fragment} (set 4-space indent Prettier)"
+
+
 def test_a_name_only_in_an_earlier_turns_scene_is_not_carried_into_a_follow_up():
     asked = "My CI machine is slow and the launch fails. How do I give a service more time?"
     assert condense_rules("And how do I cancel one?", [HumanMessage(asked)]) == (
