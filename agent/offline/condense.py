@@ -1,13 +1,13 @@
 """Rule-based rewriting of a follow-up into a standalone question (the no-LLM path).
 
 A question that leans on the conversation (a pronoun such as "it" or "they", an elliptical
-opening such as "what about…" or "only for…", or too few topic words of its own) gets the topic words of the
-previous user turns appended, e.g. "How is it different from a service?" after "What is a ROS 2
-topic?" becomes "How is it different from a service? (ROS 2 topic)". The retriever and the
-grader then see the topic the reader means. The names an earlier turn mentions only in the
-scene it set ("My CI machine is slow… How do I give a service call more time?") are the
-reader's setting, not its topic, and are not carried. A question about "this lesson" or "this
-page" gets the title of the page the reader is on instead, when the chat sends it.
+opening such as "what about…" or "only for…", or too few topic words of its own) gets the topic
+words of the previous user turns appended, e.g. "How is it different from a service?" after
+"What is a ROS 2 topic?" becomes "How is it different from a service? (ROS 2 topic)". The
+retriever and the grader then see the topic the reader means. The names an earlier turn mentions
+only in the scene it set ("My CI machine is slow… How do I give a service call more time?") are
+the reader's setting, not its topic, and are not carried. A question about "this lesson" or
+"this page" gets the title of the page the reader is on instead, when the chat sends it.
 """
 
 import re
