@@ -32,6 +32,8 @@ from agent.offline.text import (
     compounds,
     defined_subject,
     defined_thing,
+    identifier_like,
+    outside_code_blocks,
     placed_words,
     question_names,
     terms,
@@ -111,7 +113,8 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     lists as one choice of simulator teaches another simulator). A name may be a hyphenated
     package name the book writes as code or a link's text (`parallel-prettier`), counted as
     written, whole.
-    A kept chunk that mentions the name answers for it, except when the question asks how to
+    A kept chunk that mentions the name answers for it (`_mentions_in_account`), except when
+    the question asks how to
     do something with it (a how-to whose asking sentence names it): then a kept chunk must
     speak of the name itself (`discusses`: a catalogue that links to the thing says that it
     exists, not how to use it) and hold `HOW_TO_COVERAGE` of the rest of what is asked (a
@@ -140,9 +143,7 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
                 for c in kept
             )
         else:
-            answered = any(
-                _writes(c["payload"].get("text", ""), name, every_term=False) for c in kept
-            )
+            answered = any(_mentions_in_account(c["payload"], name) for c in kept)
         if not answered:
             missing.append(name)
     return missing
@@ -173,6 +174,17 @@ def _explains(payload: dict, subject: frozenset[int]) -> bool:
         or any(subject <= terms(span) for span in BOLD.findall(text))
         or text_defines(text, subject)
     )
+
+
+def _mentions_in_account(payload: dict, name: str) -> bool:
+    """Whether a chunk mentions `name` where it says something of it. A package or product
+    that a chunk shows only in its code blocks is used there, not explained (an example that
+    imports `@prettier/plugin-oxc` says nothing of whether it is faster than the babel parser);
+    an identifier (`INIT`, `userId`) is code's own word, and the code that uses it counts."""
+    text = payload.get("text", "")
+    if not identifier_like(name):
+        text = outside_code_blocks(text)
+    return _writes(text, name, every_term=False)
 
 
 def _question_names(question: str, vocabulary: Vocabulary) -> list[str]:

@@ -257,6 +257,12 @@ def command_terms(texts: Iterable[str]) -> frozenset[int]:
     return only_code - frozenset[int]().union(*(terms(word) for word in prose))
 
 
+def outside_code_blocks(text: str) -> str:
+    """`text` without its fenced code blocks: what it says in prose, lists, tables and
+    headings."""
+    return "\n".join(line for line, in_code in _marked_lines(text) if not in_code)
+
+
 def _marked_lines(text: str) -> Iterator[tuple[str, bool]]:
     """Each line of `text` but the fences, and whether it is inside a fenced code block."""
     fence: str | None = None
@@ -645,6 +651,16 @@ def is_code(unit: str) -> bool:
     return bool(FENCE.match(unit.lstrip()))
 
 
+def identifier_like(word: str) -> bool:
+    """Whether a word is written as code names things: all-caps (`INIT`), CamelCase
+    (`userId`) or with `_` or `.` inside (`max_width`, `rustfmt.toml`)."""
+    return bool(
+        (word.isupper() and len(word) > 1)
+        or re.search(r"[a-z][A-Z]", word)
+        or re.search(r"[A-Za-z][_.][A-Za-z]", word)
+    )
+
+
 def question_names(question: str) -> list[str]:
     """Words of the question that name something: all-caps, CamelCase, identifier-like
     (`max_width`, `rustfmt.toml`) or capitalised.
@@ -657,13 +673,8 @@ def question_names(question: str) -> list[str]:
     """
     names = []
     for word, opens_sentence in placed_words(READERS_OWN.sub(" ", QUOTED.sub(" ", question))):
-        named = (
-            (word.isupper() and len(word) > 1)
-            or re.search(r"[a-z][A-Z]", word)
-            or re.search(r"[A-Za-z][_.][A-Za-z]", word)
-        )
         capitalised = word[0].isupper() and not opens_sentence
         ordinary = word.lower() in CHAT_WORDS or word.lower() in ABBREVIATIONS
-        if (named or capitalised) and terms(word) and not ordinary:
+        if (identifier_like(word) or capitalised) and terms(word) and not ordinary:
             names.append(word)
     return names

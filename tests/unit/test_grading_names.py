@@ -131,6 +131,22 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
     assert passing_names(question, common, about_something_else) == []
 
 
+def test_a_name_the_book_shows_only_in_an_example_is_not_answered_by_that_example():
+    vocabulary = Vocabulary(
+        {**{t: 40 for t in terms("parser plugin config faster")}, **{t: 1 for t in terms("Oxc")}},
+        200,
+    )
+    question = "Is Oxc faster than the babel parser?"
+    example = chunk('Share a config:\n\n```js\nimport * as oxc from "Oxc";\n```\n')
+    assert passing_names(question, vocabulary, [example]) == ["Oxc"]
+    said = chunk("The Oxc parser is faster than babel.\n\n```js\nimport * as oxc from 'Oxc';\n```")
+    assert passing_names(question, vocabulary, [said]) == []
+    # an identifier is code's own word: the code that uses it speaks of it
+    rare = Vocabulary({**vocabulary.document_frequency, **{t: 1 for t in terms("INIT")}}, 200)
+    store = chunk("The store starts itself:\n\n```js\ndispatch({ type: 'INIT' })\n```")
+    assert passing_names("Do I need a case for INIT in my parser config?", rare, [store]) == []
+
+
 def test_asked_what_a_thing_mentioned_in_passing_is_a_chunk_must_explain_it():
     vocabulary = Vocabulary(
         {**{t: 40 for t in terms("dough oven bread")}, **{t: 2 for t in terms("banneton")}}, 200
