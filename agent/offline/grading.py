@@ -114,14 +114,13 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     package name the book writes as code or a link's text (`parallel-prettier`), counted as
     written, whole.
     A kept chunk that mentions the name answers for it (`_mentions_in_account`), except when
-    the question asks how to
-    do something with it (a how-to whose asking sentence names it): then a kept chunk must
-    speak of the name itself (`discusses`: a catalogue that links to the thing says that it
-    exists, not how to use it) and hold `HOW_TO_COVERAGE` of the rest of what is asked (a
-    warning that names Terser does not say how to keep Terser's class names). A name only in
-    the scene a question sets ("Updating the store from a setTimeout callback causes
-    glitches. How do I fix that?") is the reader's setting, not what they ask about: it needs
-    no chunk that names it.
+    the question asks how to do something with it (a how-to whose asking sentence names it):
+    then a kept chunk must speak of the name itself (`discusses`: a catalogue that links to
+    the thing says that it exists, not how to use it) and hold `HOW_TO_COVERAGE` of the rest
+    of what is asked (a warning that names Terser does not say how to keep Terser's class
+    names). A name only in the scene a question sets ("Updating the store from a setTimeout
+    callback causes glitches. How do I fix that?") is the reader's setting, not what they ask
+    about: it needs no chunk that names it.
     """
     asked = appended_topic(question)[0]
     asking = asking_sentences(asked)

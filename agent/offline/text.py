@@ -652,7 +652,7 @@ def is_code(unit: str) -> bool:
 
 
 def identifier_like(word: str) -> bool:
-    """Whether a word is written as code names things: all-caps (`INIT`), CamelCase
+    """Whether a word is written the way code names things: all-caps (`INIT`), CamelCase
     (`userId`) or with `_` or `.` inside (`max_width`, `rustfmt.toml`)."""
     return bool(
         (word.isupper() and len(word) > 1)
