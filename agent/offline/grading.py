@@ -30,7 +30,6 @@ from agent.offline.text import (
     asking_sentences,
     asks_how_to,
     compounds,
-    defined_subject,
     defined_thing,
     identifier_like,
     outside_code_blocks,
@@ -38,6 +37,7 @@ from agent.offline.text import (
     question_names,
     terms,
     text_defines,
+    thing_terms,
     topic_terms,
 )
 from agent.retrieval.vocabulary import Vocabulary
@@ -158,7 +158,7 @@ def unexplained_subject(question: str, vocabulary: Vocabulary, kept: list[Candid
     thing = defined_thing(question)
     if not thing or not 0 < _mentions_of(thing, vocabulary) <= PASSING_MENTIONS:
         return ""
-    subject = defined_subject(question)
+    subject = thing_terms(thing)
     return "" if any(_explains(c["payload"], subject) for c in kept) else thing
 
 
@@ -166,10 +166,9 @@ def _explains(payload: dict, subject: frozenset[int]) -> bool:
     """Whether a chunk says what `subject` is: a heading names it, a sentence defines it, or
     the text sets it in bold, as books do where they introduce a term ("ROS 2 is built on
     **DDS** (Data Distribution Service), an industry middleware standard…")."""
-    headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
     text = payload.get("text", "")
     return (
-        subject <= terms(" ".join(headings))
+        subject <= terms(_headings(payload))
         or any(subject <= terms(span) for span in BOLD.findall(text))
         or text_defines(text, subject)
     )
@@ -270,9 +269,13 @@ def _chunk_terms(payload: dict) -> frozenset[int]:
 def discusses(payload: dict, name: str) -> bool:
     """Whether a chunk speaks of a name itself: its headings name it, or its text does outside
     links (a catalogue that only links to the thing points elsewhere for how to use it)."""
-    headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
     prose = LINK.sub(" ", payload.get("text", ""))
-    return _writes(f"{' '.join(headings)}\n{prose}", name, every_term=False)
+    return _writes(f"{_headings(payload)}\n{prose}", name, every_term=False)
+
+
+def _headings(payload: dict) -> str:
+    """A chunk's headings: those above it and those inside it, as one line."""
+    return " ".join([*payload.get("heading_path", []), *payload.get("section_headings", [])])
 
 
 @dataclass(kw_only=True)

@@ -392,7 +392,12 @@ def defined_subject(question: str) -> frozenset[int]:
     """The terms of the last word of the thing a question asks to be defined ("What is a ROS
     2 node?": node), which a definition names before its verb; none when it asks no such
     thing."""
-    thing = defined_thing(question)
+    return thing_terms(defined_thing(question))
+
+
+def thing_terms(thing: str) -> frozenset[int]:
+    """The terms of a `defined_thing`'s last word (none for ""), which a definition names
+    before its verb."""
     return terms(thing.split()[-1]) if thing else frozenset()
 
 
