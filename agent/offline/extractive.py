@@ -420,23 +420,25 @@ def _named_sections(
     question in parts, each part: "the difference between `--check` and `--list-different`"),
     when that source has not spoken: the units chosen by shared words often come from a
     source that names the topic in passing, and the section named after it says what it is.
-    A heading that shares only `everyday` terms with the question does not name it."""
+    A heading that is exactly the part's name comes before a longer one that holds it
+    (`--check` before `--debug-check`, which answers the other side of "--check vs
+    --debug-check"). A heading that shares only `everyday` terms with the question does not
+    name it."""
     by_place = {(e.document, e.position): e for e in excerpts}
     spoken = {e.document for e in chosen}
     added: list[Excerpt] = []
     asked = appended_topic(question)[0]
     for part in question_parts(asked) or [asked]:
         wanted = answer_terms(part)
-        document = next(
-            (
-                d
-                for d, h in enumerate(headings)
-                if wanted
-                and 2 * len(wanted & terms(h)) >= len(wanted)
-                and (wanted & terms(h)) - everyday
-            ),
-            None,
-        )
+        naming = [
+            d
+            for d, h in enumerate(headings)
+            if wanted
+            and 2 * len(wanted & terms(h)) >= len(wanted)
+            and (wanted & terms(h)) - everyday
+        ]
+        exact = [d for d in naming if terms(headings[d]) == wanted]
+        document = (exact or naming or [None])[0]
         if document is None or document in spoken:
             continue
         own = [

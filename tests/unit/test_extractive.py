@@ -526,6 +526,18 @@ def test_each_side_of_a_comparison_is_said_by_the_section_named_after_it():
     assert "on the bench at room temperature" in said
 
 
+def test_a_side_is_said_by_the_section_named_exactly_after_it_not_one_that_holds_its_word():
+    dry_run = "`--dry-bake` runs every step without heating the oven, and reports the timings."
+    bake = "`--bake` heats the oven and bakes every loaf on the list."
+    said = answer(
+        "--bake vs --dry-bake?",
+        [dry_run, "Ovens are cleaned nightly.", bake],
+        ["`--dry-bake`", "Cleaning", "`--bake`"],
+    )
+    assert "without heating the oven" in said
+    assert "bakes every loaf on the list" in said  # "`--dry-bake`" holds "bake" too
+
+
 def test_the_section_named_after_the_question_speaks_when_another_named_it_in_passing():
     passing = (
         "Loaves cool on racks after the oven. "
