@@ -272,7 +272,7 @@ def select_excerpts(
         if subject := defined_subject(question):
             chosen += _stated(chosen, excerpts, lambda unit: defines(unit, subject))
         if asks_name(question):
-            chosen += _names(chosen, excerpts)
+            chosen += _names(question, chosen, excerpts)
         if negated(question):
             chosen += _failure(chosen, excerpts)
     wanted = answer_terms(question)
@@ -422,12 +422,15 @@ def _named_sections(
     source that names the topic in passing, and the section named after it says what it is.
     A heading that is exactly the part's name comes before a longer one that holds it
     (`--check` before `--debug-check`, which answers the other side of "--check vs
-    --debug-check"). A heading that shares only `everyday` terms with the question does not
-    name it."""
+    --debug-check"). For a question that asks what a thing is, the section's unit that says
+    it speaks, even when the section has spoken without saying it ("A store enhancer is a
+    higher-order function…" from the glossary's "Store enhancer", after its "you'll never
+    write a store enhancer"). A heading that shares only `everyday` terms with the question
+    does not name it."""
     by_place = {(e.document, e.position): e for e in excerpts}
-    spoken = {e.document for e in chosen}
-    added: list[Excerpt] = []
+    said = [*chosen]
     asked = appended_topic(question)[0]
+    subject = defined_subject(question)
     for part in question_parts(asked) or [asked]:
         wanted = answer_terms(part)
         naming = [
@@ -439,7 +442,8 @@ def _named_sections(
         ]
         exact = [d for d in naming if terms(headings[d]) == wanted]
         document = (exact or naming or [None])[0]
-        if document is None or document in spoken:
+        spoken = [e.text for e in said if e.document == document]
+        if document is None or (spoken and not _lacks_definition(spoken, subject)):
             continue
         own = [
             e
@@ -447,11 +451,16 @@ def _named_sections(
             if e.document == document and (e.document, e.position) in by_place
         ]
         readable = [e for e in own if _readable(e.text)]
-        if readable:
-            best = max(readable, key=lambda e: e.score)
-            added.append(by_place[(best.document, best.position)])
-            spoken.add(document)
-    return added
+        defining = [e for e in readable if defines(e.text, subject)]
+        if defining or (readable and not spoken):
+            best = max(defining or readable, key=lambda e: e.score)
+            said.append(by_place[(best.document, best.position)])
+    return said[len(chosen) :]
+
+
+def _lacks_definition(spoken: list[str], subject: frozenset[int]) -> bool:
+    """Whether a question asks what `subject` is and none of the `spoken` units says it."""
+    return bool(subject) and not any(defines(unit, subject) for unit in spoken)
 
 
 def _stated(
@@ -490,20 +499,22 @@ def _first_stating(
     return sorted((e for e in pool if states(e.text)), key=lambda e: -e.score)[:1]
 
 
-def _names(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+def _names(question: str, chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     """For a question that asks which setting or API, the name from each source that speaks
     without saying one: its most relevant unit that writes a name in code, however few of the
     question's words it shares. A reference section says what an option does in prose and
     names it only in its table (`bracketSameLine: <bool>`), and "Which settings give me
-    both?" is answered by the names."""
+    both?" is answered by the names. A name the question already says is not the one asked
+    for."""
+    asked = terms(question)
     added = []
     for document in dict.fromkeys(e.document for e in chosen):
-        if any(names_in_code(e.text) for e in chosen if e.document == document):
+        if any(names_in_code(e.text, asked) for e in chosen if e.document == document):
             continue
         named = [
             e
             for e in excerpts
-            if e.document == document and names_in_code(e.text) and _readable(e.text)
+            if e.document == document and names_in_code(e.text, asked) and _readable(e.text)
         ]
         if named:
             added.append(max(named, key=lambda e: e.score))

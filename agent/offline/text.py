@@ -440,15 +440,24 @@ def asks_name(question: str) -> bool:
     return bool(NAME_ASKED.search(asking_sentences(question)))
 
 
-def names_in_code(unit: str) -> bool:
+def names_in_code(unit: str, said: frozenset[int] = frozenset()) -> bool:
     """Whether a unit writes a name in code (`--bracket-same-line`, `bracketSameLine: <bool>`,
-    a short configuration block), not only a value (`true`, `"auto"`)."""
+    a short configuration block), not only a value (`true`, `"auto"`) or one word of `said`
+    (the question's terms: "a tagged template with a tag named `html`" answers "HTML inside a
+    template string: what setting controls that?" with the reader's own word, not a setting;
+    `--end-of-line`, made of the words of "line endings", is the setting)."""
     if is_code(unit):
         return True
     return any(
-        NAME_LETTERS.search(span) and not LITERAL.match(span.strip())
+        NAME_LETTERS.search(span) and not LITERAL.match(span.strip()) and not _one_of(span, said)
         for span in INLINE_CODE.findall(unit)
     )
+
+
+def _one_of(span: str, said: frozenset[int]) -> bool:
+    """Whether a code span is a single word of `said`."""
+    words = terms(span)
+    return len(words) == 1 and words <= said
 
 
 def asks_knowledge(sentence: str) -> bool:

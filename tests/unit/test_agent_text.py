@@ -192,6 +192,10 @@ def test_names_asked_for_and_written_in_code():
     assert names_in_code("Set `topHeat` lower.") and names_in_code("```toml\nsteam = 2\n```")
     assert not names_in_code("- `true` - Bake with steam.") and not names_in_code('Use `"auto"`.')
     assert not names_in_code("Put the `>` of a tag on the last line.")
+    asked = terms("My rye loaves burn. What setting controls that?")
+    assert not names_in_code("Loaves marked `rye` bake longer.", asked)  # the reader's word
+    assert names_in_code("Loaves marked `rye` bake at `ryeHeat`.", asked)
+    assert names_in_code("- `--rye-loaves` bakes them cooler.", asked)  # named after them
 
 
 def test_reasons_asked_for_and_given():

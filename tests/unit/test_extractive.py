@@ -538,6 +538,38 @@ def test_a_side_is_said_by_the_section_named_exactly_after_it_not_one_that_holds
     assert "bakes every loaf on the list" in said  # "`--dry-bake`" holds "bake" too
 
 
+def test_asked_what_a_thing_is_the_section_named_after_it_says_what_it_is():
+    overview = (
+        "Proofing cabinets are a handy way to speed up a bake, and most bakeries keep one. "
+        "Loaves cool on racks after the oven."
+    )
+    entry = (
+        "Most likely you will never build a proofing cabinet yourself. "
+        "A proofing cabinet is a warm, humid box that holds shaped dough while it rises."
+    )
+    said = answer(
+        "Proofing cabinet - what is that? The recipes keep mentioning one.",
+        [overview, "Ovens are cleaned nightly.", entry],
+        ["Baking faster", "Cleaning", "Proofing cabinet"],
+    )
+    assert "warm, humid box" in said
+
+
+def test_asked_for_a_setting_the_answer_names_it_not_only_the_readers_own_word():
+    text = (
+        "Control whether the oven gives a longer proof to rye loaves. "
+        "Loaves marked `rye` in a recipe get a longer proof and a cooler oven. "
+        "A longer proof suits rye flour, which rises slowly. "
+        "Sometimes that is unwanted, as with a quick rye loaf. "
+        "Ovens are cleaned nightly. "
+        "The `ryeProof` switch turns it off."
+    )
+    said = answer(
+        "I bake rye loaves and don't want the longer proof. What setting controls that?", [text]
+    )
+    assert "`ryeProof`" in said
+
+
 def test_the_section_named_after_the_question_speaks_when_another_named_it_in_passing():
     passing = (
         "Loaves cool on racks after the oven. "
