@@ -441,9 +441,11 @@ def _named_sections(
             and (wanted & terms(h)) - everyday
         ]
         exact = [d for d in naming if terms(headings[d]) == wanted]
-        document = (exact or naming or [None])[0]
+        if not naming:
+            continue
+        document = (exact or naming)[0]
         spoken = [e.text for e in said if e.document == document]
-        if document is None or (spoken and not _lacks_definition(spoken, subject)):
+        if spoken and not _lacks_definition(spoken, subject):
             continue
         own = [
             e
