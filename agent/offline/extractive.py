@@ -260,7 +260,8 @@ def select_excerpts(
     restating = frozenset() if structural_intent(question) else structural_sources
     chosen = special or _prose(excerpts, everyday, restating)
     if not special:  # a prose answer: what the units chosen by shared words leave out
-        chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday)
+        subject = defined_subject(question)
+        chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday, subject)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -269,7 +270,7 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, gives_advice)
         if asks_amount(question):
             chosen += _stated(chosen, excerpts, states_amount)
-        if subject := defined_subject(question):
+        if subject:
             chosen += _stated(chosen, excerpts, lambda unit: defines(unit, subject))
         if asks_name(question):
             chosen += _names(question, chosen, excerpts)
@@ -415,6 +416,7 @@ def _named_sections(
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
     everyday: frozenset[int],
+    subject: frozenset[int],
 ) -> list[Excerpt]:
     """The best unit of the best-ranked source whose heading names the question (for a
     question in parts, each part: "the difference between `--check` and `--list-different`"),
@@ -422,28 +424,25 @@ def _named_sections(
     source that names the topic in passing, and the section named after it says what it is.
     A heading that is exactly the part's name comes before a longer one that holds it
     (`--check` before `--debug-check`, which answers the other side of "--check vs
-    --debug-check"). For a question that asks what a thing is, the section's unit that says
+    --debug-check"). For a question that asks what `subject` is, the section's unit that says
     it speaks, even when the section has spoken without saying it ("A store enhancer is a
     higher-order function…" from the glossary's "Store enhancer", after its "you'll never
     write a store enhancer"). A heading that shares only `everyday` terms with the question
     does not name it."""
     by_place = {(e.document, e.position): e for e in excerpts}
+    heading_terms = [terms(h) for h in headings]
     said = [*chosen]
     asked = appended_topic(question)[0]
-    subject = defined_subject(question)
     for part in question_parts(asked) or [asked]:
         wanted = answer_terms(part)
         naming = [
             d
-            for d, h in enumerate(headings)
-            if wanted
-            and 2 * len(wanted & terms(h)) >= len(wanted)
-            and (wanted & terms(h)) - everyday
+            for d, h in enumerate(heading_terms)
+            if wanted and 2 * len(wanted & h) >= len(wanted) and (wanted & h) - everyday
         ]
-        exact = [d for d in naming if terms(headings[d]) == wanted]
         if not naming:
             continue
-        document = (exact or naming)[0]
+        document = next((d for d in naming if heading_terms[d] == wanted), naming[0])
         spoken = [e.text for e in said if e.document == document]
         if spoken and not _lacks_definition(spoken, subject):
             continue
