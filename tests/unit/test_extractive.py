@@ -806,3 +806,20 @@ def test_a_later_table_that_holds_the_whole_comparison_is_quoted():
         ["Proofers", "Ovens", "Three Kinds of Cabinets"],
     )
     assert "| Proofer | low, humid | rising dough for hours |" in said
+
+
+def test_a_long_question_hears_the_source_holding_the_few_words_that_name_its_ask():
+    question = (
+        "In our shared bakery kitchen we keep a patched copy of a family recipe inside the "
+        "archive folder and want it baked as well, but when I point the oven at that folder it "
+        "quietly does nothing, no error, no loaf. How do I make it go in there?"
+    )
+    wrong = (
+        "The oven bakes every recipe you point it at. "
+        "A copy of a recipe bakes like the original. "
+        "Family recipes are welcome."
+    )
+    right = "Anything in an `archive` folder is skipped unless you pass `--with-archive`."
+    said = answer(question, [wrong, right], ["Baking", "Skipped folders"])
+    assert "--with-archive" in said  # two of twenty topic words, but the two that name the ask
+    assert said.startswith("The oven bakes every recipe")  # the first source still opens
