@@ -823,3 +823,22 @@ def test_a_long_question_hears_the_source_holding_the_few_words_that_name_its_as
     said = answer(question, [wrong, right], ["Baking", "Skipped folders"])
     assert "--with-archive" in said  # two of twenty topic words, but the two that name the ask
     assert said.startswith("The oven bakes every recipe")  # the first source still opens
+
+
+def test_a_long_question_gets_more_of_the_best_sources_units():
+    question = (
+        "My sourdough starter smells sharp, the crust burns, and the loaves come out flat and "
+        "dense after the overnight proof in a cold kitchen. What should I change?"
+    )
+    text = (
+        "A sharp smell means the starter is hungry. "
+        "A cold kitchen slows the overnight proof. "
+        "Flat loaves come from a proof that ran too long. "
+        "Dense loaves come from a starter past its peak. "
+        "A crust that burns means the oven is too hot. "
+        "Ovens are cleaned nightly."
+    )
+    said = answer(question, [text])
+    assert "starter is hungry" in said
+    assert "oven is too hot" in said  # the fifth ask, and the fifth relevant sentence
+    assert "cleaned nightly" not in said
