@@ -19,7 +19,8 @@ class Context(GradeThresholds):
     """
 
     top_k: int = 4
-    """Most sources an answer is built from."""
+    """Most sources an answer to a question of typical length is built from; a long one (a scene
+    and several asks) reads half as many again (`agent.graph.answer_sources`)."""
     candidates: int = 30
     """Chunks retrieved before reranking."""
     reranker: Literal["heuristic", "llm", "none"] = "heuristic"

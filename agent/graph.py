@@ -53,7 +53,7 @@ from agent.offline.ranking import (
     rank_candidates,
     rerank_top,
 )
-from agent.offline.text import answer_terms, structural_intent
+from agent.offline.text import answer_terms, long_question, structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
 from agent.resources import current_resources
@@ -275,8 +275,20 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     if kept is None:  # off-book: rewording cannot help
         return {"documents": [], "refusal_reason": "off_book", **changes}
-    documents = await asyncio.to_thread(expand_fragments, kept[: ctx.top_k], index)
+    documents = await asyncio.to_thread(
+        expand_fragments, kept[: answer_sources(question, ctx)], index
+    )
     return {"documents": documents, **changes}
+
+
+def answer_sources(question: str, ctx: Context) -> int:
+    """How many kept candidates the answer reads: `top_k`, and half as many again for a long
+    question (`long_question`: a scene and several asks), so 6 by default. Offline, shipped
+    weights, against `top_k` for every question: citation hit 0.791 / 0.723 / 0.767 -> 0.806 /
+    0.741 / 0.790 and fact recall 0.743 / 0.699 / 0.610 -> 0.743 / 0.702 / 0.621 (humanoid /
+    Redux / Prettier), off-book refusals unchanged (they are judged on the candidates before
+    this cut), answers about 4 % longer."""
+    return ctx.top_k + (ctx.top_k // 2 if long_question(question) else 0)
 
 
 def _offline_order(

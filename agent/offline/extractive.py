@@ -45,6 +45,7 @@ from agent.offline.cohesion import (
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
+    TYPICAL_TOPIC_TERMS,
     Unit,
     answer_terms,
     asks_advice,
@@ -107,14 +108,11 @@ MIN_SECONDARY_RELEVANCE = 0.1
 """Weighted share of the question's topic the best unit of another source must hold (its
 second best, twice as much): low, because the reranker's first choice is often not the section
 that answers, yet high enough to leave out a sentence that shares one common word. A question
-with more than `TYPICAL_TOPIC_TERMS` topic terms asks for less (`_secondary_floor`)."""
-TYPICAL_TOPIC_TERMS = 8
-"""The median count of topic terms in a reader's question (7 to 8 on the three shared question
-sets). Against a floor that ignores the count: fact recall 0.728 / 0.676 / 0.581 -> 0.738 /
-0.691 / 0.599 and citation hit 0.781 / 0.717 / 0.752 -> 0.791 / 0.723 / 0.767 (humanoid / Redux
-/ Prettier, shipped weights), no fact lost, answers about 11 % longer; lowering the floor to
-0.07 for every question gained as much but added units that shared one word with short
-questions."""
+with more than `TYPICAL_TOPIC_TERMS` topic terms asks for less (`_secondary_floor`): against a
+floor that ignores the count, fact recall 0.728 / 0.676 / 0.581 -> 0.738 / 0.691 / 0.599 and
+citation hit 0.781 / 0.717 / 0.752 -> 0.791 / 0.723 / 0.767 (humanoid / Redux / Prettier,
+shipped weights), no fact lost, answers about 11 % longer; lowering the floor to 0.07 for every
+question gained as much but added units that shared one word with short questions."""
 STRONG_COVERAGE = 0.75
 """Once the best source holds this much of the question's topic in one unit, another source
 speaks only to add a topic term (see also `DIRECT_COVERAGE`)."""

@@ -168,6 +168,9 @@ KNOWLEDGE = re.compile(
 """What a prerequisite says the reader should already know, rather than do."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
+TYPICAL_TOPIC_TERMS = 8
+"""The median count of topic terms (`answer_terms`) in a reader's question: 7 to 8 on the three
+shared question sets."""
 HOW_TO = re.compile(r"\bhow (?:do|can|should|would) (?:i|we|you)\b|\bhow to\b", re.I)
 SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=[A-Z0-9`*\"'(\[])"
@@ -328,6 +331,12 @@ def answer_terms(question: str) -> frozenset[int]:
     `use_sim_time`, `createSelector`), where even a framing word names the topic."""
     names = " ".join(CODE_NAME.findall(question))
     return topic_terms(question) | (terms(names) if names else frozenset())
+
+
+def long_question(question: str) -> bool:
+    """Whether a question has more topic terms than a typical one (`TYPICAL_TOPIC_TERMS`): a
+    scene, symptoms and more than one ask, which an answer needs more of the book to meet."""
+    return len(answer_terms(question)) > TYPICAL_TOPIC_TERMS
 
 
 def structural_intent(question: str) -> str | None:

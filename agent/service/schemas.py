@@ -92,7 +92,12 @@ class QueryRequest(StrictModel):
     )
     filters: SearchFilters | None = None
     page_title: PageTitle | None = None
-    top_k: StrictInt | None = Field(None, ge=1, le=10, description="Most sections to answer from.")
+    top_k: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=10,
+        description="Most sections to answer from (a long question reads half as many again).",
+    )
     book_id: BookId | None = None
 
 

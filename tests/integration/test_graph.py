@@ -6,7 +6,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END
 
 from agent.context import Context
-from agent.graph import builder, graph, query_graph, sure_of_best_source
+from agent.graph import answer_sources, builder, graph, query_graph, sure_of_best_source
 from agent.inputs import InvalidTurnError
 from agent.offline.extractive import NOT_IN_SELECTION
 from agent.offline.text import terms
@@ -185,6 +185,20 @@ async def test_a_follow_up_is_also_searched_by_its_topic_words_alone(book):
     searcher.texts.clear()
     await ask(resources, "Which joint types does URDF support?")  # not a follow-up
     assert "joint types support URDF" not in searcher.texts
+
+
+async def test_a_long_question_is_answered_from_half_as_many_sources_again(book):
+    short = "How do ROS 2 nodes talk to each other?"
+    long = (
+        "My simulated robot publishes lidar scans from Gazebo, and a node started in another "
+        "terminal subscribes with matching topic names, yet its callback never fires. Which "
+        "QoS settings, launch files or parameters should I check?"
+    )
+    context = Context(top_k=2)
+    assert answer_sources(short, context) == 2 and answer_sources(long, context) == 3
+    assert answer_sources(long, Context(top_k=1)) == 1  # a cap of one stays one
+    assert len((await ask(book, short, context=context))["documents"]) == 2
+    assert len((await ask(book, long, context=context))["documents"]) == 3
 
 
 async def test_filters_restrict_the_sources(book):
