@@ -842,3 +842,45 @@ def test_a_long_question_gets_more_of_the_best_sources_units():
     assert "starter is hungry" in said
     assert "oven is too hot" in said  # the fifth ask, and the fifth relevant sentence
     assert "cleaned nightly" not in said
+
+
+def test_reading_two_more_sources_does_not_change_what_the_first_four_say():
+    question = "Why does my sourdough starter smell sharp and how should I feed it?"
+    first = [
+        "A sharp smell means the starter is hungry. Feed it twice a day. Sourdough needs patience.",
+        "Ovens are cleaned nightly.",
+        "Racks are wiped.",
+        "Flour is stored dry.",
+    ]
+    more = [  # the question's words on every line: rarer among six sources than among four
+        "The starter lives in a jar. The starter sits on the shelf. A starter is old.",
+        "Feed the starter flour. Feed the starter water. Feed it daily.",
+    ]
+
+    def said(texts: list[str]) -> list[str]:
+        excerpts = select_excerpts(question, texts, [""] * len(texts))
+        return [e.text for e in excerpts if e.document < len(first)]
+
+    assert "Feed it twice a day." in said(first)
+    assert said(first + more) == said(first)
+
+
+def test_a_long_question_hears_more_of_the_other_sources():
+    question = (
+        "Our bakery's sourdough loaves come out flat, the crust burns on the bottom, the crumb "
+        "is gummy, the starter smells sharp and the dough tears when shaped. What do we change?"
+    )
+    best = "Flat loaves come from a proof that ran too long."
+    others = [
+        f"{first} {second}"
+        for first, second in [
+            ("A crust that burns on the bottom needs a higher rack.", "Racks are wiped daily."),
+            ("A gummy crumb means the loaf was cut while hot.", "Let it cool an hour."),
+            ("A sharp-smelling starter is hungry.", "Feed it more often."),
+            ("Dough that tears when shaped needs more kneading.", "Knead it for ten minutes."),
+            ("Sourdough loaves keep for three days.", "Bakeries sell them by noon."),
+        ]
+    ]
+    said = answer(question, [best, *others])
+    asks = ["higher rack", "cut while hot", "starter is hungry", "more kneading", "three days"]
+    assert sum(ask in said for ask in asks) > 4  # more than four of the other sources speak
