@@ -2,11 +2,14 @@
 
 Each graded chunk is cut into units (sentences, list items, headings, tables, code blocks)
 that remember their paragraph or list. A unit's relevance is the share of the question's topic
-terms it holds, each term weighted by how rare it is among the units (a word on every line,
-such as the book's subject, tells the units apart least), with some credit for the headings
+terms it holds, each term weighted by how rare it is among the first four sources' units (a
+word on every line, such as the book's subject, tells the units apart least), with some credit
+for the headings
 above it. The best chunk's most relevant units speak first (the reranker's first choice always
 contributes), another chunk adds a unit only when that unit is relevant on its own and brings
-a topic term the answer lacks. When the best chunk's units share few of the question's words
+a topic term the answer lacks. A long question (a scene and several asks: more topic terms than
+`TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's unit speaks at a
+lower share of its topic. When the best chunk's units share few of the question's words
 (a reader's own words for the book's terms), its opening comes too: the reranker chose it on
 more than words, and a section's first sentences say what it is about. Then each unit gets
 what it needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list
