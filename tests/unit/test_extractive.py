@@ -884,3 +884,30 @@ def test_a_long_question_hears_more_of_the_other_sources():
     said = answer(question, [best, *others])
     asks = ["higher rack", "cut while hot", "starter is hungry", "more kneading", "three days"]
     assert sum(ask in said for ask in asks) > 4  # more than four of the other sources speak
+
+
+def test_a_bold_label_is_quoted_with_the_list_it_heads_and_the_lead_in_above_it():
+    text = (
+        "### Proofing Schedules\n\n"
+        "Change the proof as the kitchen warms up:\n\n"
+        "**Temperature-Guided Proofing**\n"
+        "- Shorten the proof above 26 degrees\n"
+        "- Lengthen it below 20 degrees\n\n"
+        "Ovens are cleaned nightly."
+    )
+    said = answer("What is temperature-guided proofing?", [text])
+    assert "Shorten the proof above 26 degrees" in said
+    assert "Lengthen it below 20 degrees" in said
+    assert "Change the proof as the kitchen warms up:" in said
+    assert "cleaned nightly" not in said
+
+
+def test_a_bold_formula_brings_the_sentence_that_explains_it():
+    text = (
+        "The proof time follows the starter's strength:\n\n"
+        "**t = k / s**\n\n"
+        "Where s is the starter's rise in an hour and k a constant of the flour.\n\n"
+        "Ovens are cleaned nightly."
+    )
+    said = answer("How is the proof time for a starter calculated?", [text])
+    assert "Where s is the starter's rise" in said
