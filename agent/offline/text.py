@@ -168,6 +168,7 @@ KNOWLEDGE = re.compile(
 """What a prerequisite says the reader should already know, rather than do."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
+LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*:?\s*$")
 TYPICAL_TOPIC_TERMS = 8
 """The median count of topic terms (`answer_terms`) in a reader's question: 7 to 8 on the three
 shared question sets."""
@@ -478,6 +479,15 @@ def asks_knowledge(sentence: str) -> bool:
 def negated(text: str) -> bool:
     """Whether a text says something does not happen ("…will not receive anything")."""
     return bool(NEGATION.search(INLINE_CODE.sub(" ", text)))
+
+
+def is_label(unit: str) -> bool:
+    """Whether a unit is only a bold label ("**Performance-Guided Randomization**", a formula
+    such as "**t = k / s**"): a heading in all but markup for what is under it. Quoted alone
+    it said nothing; with what it heads (`agent.offline.cohesion`), fact recall 0.755 / 0.711 /
+    0.621 -> 0.767 / 0.714 / 0.621 (humanoid / Redux / Prettier, shipped weights), no fact
+    lost, answers under 2 % longer."""
+    return bool(LABEL.match(unit))
 
 
 def emphasised(unit: str) -> bool:
