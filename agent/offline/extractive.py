@@ -37,6 +37,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from agent.offline.cohesion import (
     Place,
@@ -633,7 +634,8 @@ def _short(code: str) -> bool:
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream. The
-    answer opens with its first excerpt, not with the blank line a table or heading takes."""
+    answer opens with its first excerpt, not with the blank line a table or heading takes, and
+    paragraphs are parted by one blank line, however many the pieces on either side bring."""
     pieces = []
     after_line = False  # a sentence after a heading or list item starts a new paragraph
     for excerpt in excerpts:
@@ -654,6 +656,9 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
         after_line = is_heading(excerpt.text) or is_list_item(excerpt.text)
     if pieces:
         pieces[0] = pieces[0].lstrip()
+    for before, at in pairwise(range(len(pieces))):
+        if pieces[before].endswith("\n\n"):  # one blank line between paragraphs, not two
+            pieces[at] = pieces[at].lstrip("\n")
     return pieces
 
 

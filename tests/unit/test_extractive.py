@@ -1,7 +1,13 @@
 """Offline answers keep what a sentence needs to be read and leave out what does not answer."""
 
 from agent.offline.cohesion import leans_back
-from agent.offline.extractive import ONLY_A_PREREQUISITE, ONLY_TOUCHED, compose, select_excerpts
+from agent.offline.extractive import (
+    ONLY_A_PREREQUISITE,
+    ONLY_TOUCHED,
+    Excerpt,
+    compose,
+    select_excerpts,
+)
 from agent.offline.text import parse_units, terms
 
 
@@ -911,3 +917,19 @@ def test_a_bold_formula_brings_the_sentence_that_explains_it():
     )
     said = answer("How is the proof time for a starter calculated?", [text])
     assert "Where s is the starter's rise" in said
+
+
+def test_paragraphs_are_parted_by_one_blank_line_whatever_comes_after_a_note_or_a_block():
+    units = [
+        ONLY_TOUCHED,
+        "### Proofing",
+        "```text\nproof 45 min\n```",
+        "### Baking",
+        "- Bake at 230 °C",
+        "Rye needs less time.",
+    ]
+    excerpts = [Excerpt(0, n, n, False, unit, note=n == 0) for n, unit in enumerate(units)]
+    said = "".join(compose(excerpts, {0: 1}))
+    assert "\n\n\n" not in said
+    assert said.startswith(f"{ONLY_TOUCHED}\n\n**Proofing**\n\n```text")
+    assert "[1]\n\n**Baking**\n- Bake at 230 °C [1]\n\nRye needs less time. [1]" in said
