@@ -288,8 +288,10 @@ class GradeThresholds:
     """Minimum cosine of question and chunk."""
     max_unknown_share: float = 0.65
     """Above this share of topic weight on terms the book never uses, the question is off-book."""
-    kept_first: int = 3
-    """How many of the reranker's first candidates are kept whenever any candidate passes."""
+    kept_first: int = 4
+    """How many of the reranker's first candidates are kept whenever any candidate passes: as
+    many as an answer reads by default (`top_k`), so a source the reranker chose for it is not
+    replaced by a lower one that repeats more of the question's words."""
 
 
 def unknown_share(question: str, vocabulary: Vocabulary) -> float:

@@ -10,6 +10,7 @@ import psycopg
 import pytest
 
 from agent.conversations.sessions import open_session, session_uuid
+from agent.service.chat_route import ChatChunk
 from tests.conftest import serving
 
 QUESTION = "What does the reliability QoS policy do?"
@@ -28,6 +29,18 @@ async def owned_session(client) -> tuple[str, str, int]:  # type: ignore[no-unty
     session, token = created["session_id"], created["session_token"]
     reply = await client.post("/query", json={"question": QUESTION, "session_id": session})
     return session, token, reply.json()["message_id"]
+
+
+def _sse_data(text: str) -> list[str]:
+    """The `data:` payloads of a server-sent event stream's data events."""
+    events = [event.splitlines() for event in text.replace("\r\n", "\n").split("\n\n")]
+    return [
+        line.removeprefix("data: ")
+        for lines in events
+        if "event: data" in lines
+        for line in lines
+        if line.startswith("data: ")
+    ]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -168,7 +181,15 @@ async def test_stream_log_carries_the_turn_not_the_graphs_internal_state(api):
     assert "RELIABLE" in response.text  # the answer streams
     assert '"/logs/' not in response.text  # no inner run of the graph is logged
     assert "payload" not in response.text and "candidates" not in response.text
-    assert len(response.content) < 20_000
+    # every operation writes the turn's streamed chunks or its final output, field by field
+    # (the log re-sends the answer so far with each chunk, so its size grows with the answer's)
+    ops = [op for line in _sse_data(response.text) for op in json.loads(line)["ops"]]
+    written = {tuple(op["path"].split("/")[1:3]) for op in ops} - {()}
+    fields = set(ChatChunk.model_fields)
+    assert written and all(
+        path[0] == "streamed_output" or (path[0] == "final_output" and set(path[1:]) <= fields)
+        for path in written
+    ), written
 
 
 async def test_an_unsigned_webhook_post_is_refused_before_its_body_is_read(book):

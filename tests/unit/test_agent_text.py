@@ -6,6 +6,7 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from agent.citations import CitationFilter
+from agent.context import Context
 from agent.offline.condense import about_the_page, appended_topic, condense_rules, needs_context
 from agent.offline.extractive import (
     NOT_IN_SELECTION,
@@ -289,10 +290,24 @@ def test_offline_grading_keeps_the_rerankers_first_choices_when_anything_passes(
     thresholds = GradeThresholds()
     assert grade_offline([first, second], thresholds) == [first, second]
     assert grade_offline([first, ranked("weak", 0.0, 0.1)], thresholds) == []
-    paraphrased, unrelated = ranked("paraphrased", 0.0, 0.2), ranked("unrelated", 0.0, 0.2)
-    fourth, passing = ranked("fourth", 0.0, 0.2), ranked("passing", 0.5, 0.5)
-    kept = grade_offline([first, paraphrased, unrelated, fourth, passing], thresholds)
-    assert kept == [first, paraphrased, unrelated, passing]  # the first three, then what passes
+    weak = [ranked(f"paraphrased {n}", 0.0, 0.2) for n in range(4)]
+    lower, passing = ranked("lower", 0.0, 0.2), ranked("passing", 0.5, 0.5)
+    kept = grade_offline([first, *weak[:3], lower, passing], thresholds)
+    assert kept == [first, *weak[:3], passing]  # the first four, then what passes
+
+
+def test_every_source_an_answer_reads_by_default_is_kept_when_anything_passes():
+    # the fourth choice of the reranker holds the call the reader asks for in other words
+    # ("getFileInfo" for "which parser would Prettier pick, and is the file ignored?"): a
+    # lower candidate that repeats more of the question's words must not take its place
+    def ranked(name: str, text: float) -> Candidate:
+        signals = {"text": text}
+        return Candidate(id=name, score=1.0, dense_score=0.4, payload={}, signals=signals)
+
+    firsts = [ranked("ignore files", 0.5), *(ranked(f"weak {n}", 0.05) for n in range(2))]
+    get_file_info, wordy = ranked("getFileInfo", 0.1), ranked("wordy", 0.3)
+    kept = grade_offline([*firsts, get_file_info, wordy], GradeThresholds())
+    assert kept[: Context().top_k] == [*firsts, get_file_info]
 
 
 def test_text_coverage_is_judged_over_the_words_the_book_uses():
@@ -314,7 +329,7 @@ def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness
     assert grade_offline([whats_next], GradeThresholds()) == [whats_next]
     assert grade_offline([other], GradeThresholds()) == []
     # below the reranker's first choices, too, it passes where the others do not
-    firsts = [ranked(f"first {n}", 0.0) for n in range(3)]
+    firsts = [ranked(f"first {n}", 0.0) for n in range(GradeThresholds().kept_first)]
     assert grade_offline([*firsts, other, whats_next], GradeThresholds()) == [*firsts, whats_next]
 
 
