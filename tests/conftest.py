@@ -1,5 +1,6 @@
 """Shared fixtures: real Postgres, Qdrant local mode in a temp folder, the sample book."""
 
+import json
 import os
 import re
 import shutil
@@ -208,3 +209,13 @@ def bookrag_serve(
     finally:
         server.send_signal(stop)
         server.wait(timeout=30)
+
+
+def sse_events(text: str) -> list[tuple[str, dict | None]]:
+    """(event, data) pairs of a server-sent event stream."""
+    events = []
+    for block in text.strip().split("\r\n\r\n" if "\r\n" in text else "\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
+        data = fields.get("data")
+        events.append((fields["event"], json.loads(data) if data else None))
+    return events

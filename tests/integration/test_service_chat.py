@@ -1,11 +1,9 @@
 """The LangServe `/chat` routes: streaming order, stored turns, refused config, failures."""
 
-import json
-
 import pytest
 
 from agent.resources import Resources, build_resources
-from tests.conftest import serving
+from tests.conftest import serving, sse_events
 from tests.fakes import ScriptedChatModel
 from tests.loopback import free_port
 
@@ -16,16 +14,6 @@ QUESTION = "Which QoS policy makes DDS retransmit messages that were lost?"
 async def api(book):
     async with serving(book) as client:
         yield client
-
-
-def sse_events(text: str) -> list[tuple[str, dict | None]]:
-    """(event, data) pairs of a server-sent event stream."""
-    events = []
-    for block in text.strip().split("\r\n\r\n" if "\r\n" in text else "\n\n"):
-        fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line)
-        data = fields.get("data")
-        events.append((fields["event"], json.loads(data) if data else None))
-    return events
 
 
 async def stream(client, **chat_input):  # type: ignore[no-untyped-def]

@@ -11,7 +11,7 @@ import pytest
 
 from agent.conversations.sessions import open_session, session_uuid
 from agent.service.chat_route import ChatChunk
-from tests.conftest import serving
+from tests.conftest import serving, sse_events
 
 QUESTION = "What does the reliability QoS policy do?"
 SECRET = "webhook-secret"
@@ -29,18 +29,6 @@ async def owned_session(client) -> tuple[str, str, int]:  # type: ignore[no-unty
     session, token = created["session_id"], created["session_token"]
     reply = await client.post("/query", json={"question": QUESTION, "session_id": session})
     return session, token, reply.json()["message_id"]
-
-
-def _sse_data(text: str) -> list[str]:
-    """The `data:` payloads of a server-sent event stream's data events."""
-    events = [event.splitlines() for event in text.replace("\r\n", "\n").split("\n\n")]
-    return [
-        line.removeprefix("data: ")
-        for lines in events
-        if "event: data" in lines
-        for line in lines
-        if line.startswith("data: ")
-    ]
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -183,7 +171,7 @@ async def test_stream_log_carries_the_turn_not_the_graphs_internal_state(api):
     assert "payload" not in response.text and "candidates" not in response.text
     # every operation writes the turn's streamed chunks or its final output, field by field
     # (the log re-sends the answer so far with each chunk, so its size grows with the answer's)
-    ops = [op for line in _sse_data(response.text) for op in json.loads(line)["ops"]]
+    ops = [op for kind, data in sse_events(response.text) if kind == "data" for op in data["ops"]]
     written = {tuple(op["path"].split("/")[1:3]) for op in ops} - {()}
     fields = set(ChatChunk.model_fields)
     assert written and all(
