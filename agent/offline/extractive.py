@@ -1,37 +1,34 @@
 """Answers composed from the book's own sentences, for when no LLM is configured.
 
-Each graded chunk is cut into units (sentences, list items, headings, tables, code blocks)
-that remember their paragraph or list. A unit's relevance is the share of the question's topic
-terms it holds, each term weighted by how rare it is among the first four sources' units (a
-word on every line, such as the book's subject, tells the units apart least), with some credit
-for the headings
-above it. The best chunk's most relevant units speak first (the reranker's first choice always
-contributes), another chunk adds a unit only when that unit is relevant on its own and brings
-a topic term the answer lacks. A long question (a scene and several asks: more topic terms than
-`TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's unit speaks at a
-lower share of its topic. When the best chunk's units share few of the question's words
-(a reader's own words for the book's terms), its opening comes too: the reranker chose it on
-more than words, and a section's first sentences say what it is about. Then each unit gets
-what it needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list
-whole, what its lead-in introduces. A structural question ("what are the learning objectives…")
-gets its section's list (of a long nested one, the top-level points), a request for code
-gets the best code block whole, a how-to question answered in prose gets the short
-command that follows the explanation, and a question that asks why gets a sentence that
-gives a reason. The source whose heading names the question (or each of its parts) speaks.
-A unit the author set in bold counts more: it states a key point. A list under a "See also",
-"Further information" or "Table of Contents" heading (inside the source, or heading it) is links
-to elsewhere, not an answer, and is never chosen; nor is a list of links offered as further
-reading ("For more…, see:"). The same code shown in two language tabs is
-said once. A structural section (objectives, a summary, exercises, prerequisites) speaks for
-a question that does not ask for one only when no source that teaches can. A source whose
-section is named after a code name (an option, a flag, an API) opens with that name, which
-the chunk's text leaves out. A question that asks how long or how
-many gets a sentence that states the amount.
-When no unit holds the question's main topic, the answer says the book only touches it
-before giving the closest material. When a how-to question is best met by a section listing
-what the reader should have done before starting, the answer says the book assumes that step
-and quotes only that section.
-"""
+Each graded chunk is cut into units (sentences, list items, headings, tables, code blocks) that
+remember their paragraph or list. A unit's relevance is the share of the question's topic terms
+it holds, each term weighted by how rare it is among the first four sources' units (a word on
+every line, such as the book's subject, tells the units apart least), with some credit for the
+headings above it. The best chunk's most relevant units speak first (the reranker's first
+choice always contributes), another chunk adds a unit only when that unit is relevant on its
+own and brings a topic term the answer lacks. A long question (a scene and several asks: more
+topic terms than `TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's
+unit speaks at a lower share of its topic. When the best chunk's units share few of the
+question's words (a reader's own words for the book's terms), its opening comes too: the
+reranker chose it on more than words, and a section's first sentences say what it is about.
+Then each unit gets what it needs to be read (`cohesion`): the sentence its "it" points back
+to, its numbered list whole, what its lead-in introduces. A structural question ("what are the
+learning objectives…") gets its section's list (of a long nested one, the top-level points), a
+request for code gets the best code block whole, a how-to question answered in prose gets the
+short command that follows the explanation, and a question that asks why gets a sentence that
+gives a reason. The source whose heading names the question (or each of its parts) speaks. A
+unit the author set in bold counts more: it states a key point. A list under a "See also",
+"Further information" or "Table of Contents" heading (inside the source, or heading it) is
+links to elsewhere, not an answer, and is never chosen; nor is a list of links offered as
+further reading ("For more…, see:"). The same code shown in two language tabs is said once. A
+structural section (objectives, a summary, exercises, prerequisites) speaks for a question that
+does not ask for one only when no source that teaches can. A source whose section is named
+after a code name (an option, a flag, an API) opens with that name, which the chunk's text
+leaves out. A question that asks how long or how many gets a sentence that states the amount.
+When no unit holds the question's main topic, the answer says the book only touches it before
+giving the closest material. When a how-to question is best met by a section listing what the
+reader should have done before starting, the answer says the book assumes that step and quotes
+only that section."""
 
 import math
 import re
