@@ -6,29 +6,30 @@ it holds, each term weighted by how rare it is among the first four sources' uni
 every line, such as the book's subject, tells the units apart least), with some credit for the
 headings above it. The best chunk's most relevant units speak first (the reranker's first
 choice always contributes), another chunk adds a unit only when that unit is relevant on its
-own and brings a topic term the answer lacks. A long question (a scene and several asks: more
-topic terms than `TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's
-unit speaks at a lower share of its topic. When the best chunk's units share few of the
-question's words (a reader's own words for the book's terms), its opening comes too: the
-reranker chose it on more than words, and a section's first sentences say what it is about.
-Then each unit gets what it needs to be read (`cohesion`): the sentence its "it" points back
-to, its numbered list whole, what its lead-in introduces. A structural question ("what are the
-learning objectives…") gets its section's list (of a long nested one, the top-level points), a
-request for code gets the best code block whole, a how-to question answered in prose gets the
-short command that follows the explanation, and a question that asks why gets a sentence that
-gives a reason. The source whose heading names the question (or each of its parts) speaks. A
-unit the author set in bold counts more: it states a key point. A list under a "See also",
-"Further information" or "Table of Contents" heading (inside the source, or heading it) is
-links to elsewhere, not an answer, and is never chosen; nor is a list of links offered as
-further reading ("For more…, see:"). The same code shown in two language tabs is said once. A
-structural section (objectives, a summary, exercises, prerequisites) speaks for a question that
-does not ask for one only when no source that teaches can. A source whose section is named
-after a code name (an option, a flag, an API) opens with that name, which the chunk's text
-leaves out. A question that asks how long or how many gets a sentence that states the amount.
-When no unit holds the question's main topic, the answer says the book only touches it before
-giving the closest material. When a how-to question is best met by a section listing what the
-reader should have done before starting, the answer says the book assumes that step and quotes
-only that section."""
+own and brings a topic term the answer lacks (or, when the best chunk answers only weakly,
+holds two of the question's topic terms or all it asks about: one shared word is often a
+homonym). A long question (a scene and several asks: more topic terms than
+`TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's unit speaks at a
+lower share of its topic. When the best chunk's units share few of the question's words (a
+reader's own words for the book's terms), its opening comes too: the reranker chose it on more
+than words, and a section's first sentences say what it is about. Then each unit gets what it
+needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list whole,
+what its lead-in introduces. A structural question ("what are the learning objectives…") gets
+its section's list (of a long nested one, the top-level points), a request for code gets the
+best code block whole, a how-to question answered in prose gets the short command that follows
+the explanation, and a question that asks why gets a sentence that gives a reason. The source
+whose heading names the question (or each of its parts) speaks. A unit the author set in bold
+counts more: it states a key point. A list under a "See also", "Further information" or "Table
+of Contents" heading (inside the source, or heading it) is links to elsewhere, not an answer,
+and is never chosen; nor is a list of links offered as further reading ("For more…, see:"). The
+same code shown in two language tabs is said once. A structural section (objectives, a summary,
+exercises, prerequisites) speaks for a question that does not ask for one only when no source
+that teaches can. A source whose section is named after a code name (an option, a flag, an API)
+opens with that name, which the chunk's text leaves out. A question that asks how long or how
+many gets a sentence that states the amount. When no unit holds the question's main topic, the
+answer says the book only touches it before giving the closest material. When a how-to question
+is best met by a section listing what the reader should have done before starting, the answer
+says the book assumes that step and quotes only that section."""
 
 import math
 import re
@@ -57,6 +58,7 @@ from agent.offline.text import (
     asks_name,
     asks_why,
     defined_subject,
+    defined_thing,
     defines,
     emphasised,
     gives_advice,
@@ -281,7 +283,8 @@ def select_excerpts(
     if not wanted - everyday:
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources
-    chosen = special or _prose(excerpts, everyday, restating, len(wanted))
+    subjects = _subjects(question, wanted - everyday)
+    chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects)
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
         chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday, subject)
@@ -411,14 +414,19 @@ def _best(excerpts: Iterable[Excerpt]) -> list[Excerpt]:
 
 
 def _prose(
-    excerpts: list[Excerpt], everyday: frozenset[int], restating: frozenset[int], asked: int
+    excerpts: list[Excerpt],
+    everyday: frozenset[int],
+    restating: frozenset[int],
+    asked: int,
+    subjects: list[frozenset[int]],
 ) -> list[Excerpt]:
     """The best source's most relevant units, then what the others add (none that shares only
     `everyday` terms with the question). Long programs are left out unless the sources hold
     nothing else; a source that is only a program gives way, as does a `restating` one. A
     question of more than `TYPICAL_TOPIC_TERMS` topic terms (`asked`) asks for more: the best
     source and the others each give `LONG_QUESTION_UNITS` more units, and the others' units
-    speak at a lower share of its topic (`_secondary_floor`)."""
+    speak at a lower share of its topic (`_secondary_floor`). `subjects` are the ways the
+    question says what it is about (`_subjects`)."""
     excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
     excerpts = [e for e in excerpts if e.document not in restating] or excerpts
     first = min(e.document for e in excerpts)
@@ -432,7 +440,8 @@ def _prose(
         for e in excerpts
         if e.document > first and not e.topic <= everyday and e.document not in restating
     ]
-    return chosen + _from_others(chosen, others, _secondary_floor(asked), SECONDARY_UNITS + more)
+    floor = _secondary_floor(asked)
+    return chosen + _from_others(chosen, others, floor, SECONDARY_UNITS + more, subjects)
 
 
 def _named_sections(
@@ -583,15 +592,20 @@ def _secondary_floor(asked: int) -> float:
 
 
 def _from_others(
-    chosen: list[Excerpt], others: list[Excerpt], floor: float, most: int
+    chosen: list[Excerpt],
+    others: list[Excerpt],
+    floor: float,
+    most: int,
+    subjects: list[frozenset[int]],
 ) -> list[Excerpt]:
     """The other sources' best units: any that add a topic term to what `chosen` says, any
     that meets the question better than the best of `chosen` does (the words `chosen` spread
     over several units, said in one: "the only way to cause an update to the state is to …
     dispatch it"), a table that holds the whole question (a later section's table comparing
     the two things a question contrasts, after the first source's sentence that names both), or,
-    when `chosen` answers only weakly, any relevant one: `most` in all. A source's best unit
-    must hold `floor` of the question's topic weight, its second best twice that."""
+    when `chosen` answers only weakly, any relevant one that `_on_topic` says is about the
+    question: `most` in all. A source's best unit must hold `floor` of the question's topic
+    weight, its second best twice that."""
     said = frozenset().union(*(e.topic for e in chosen))
     best_said = max((e.coverage for e in chosen), default=0.0)
     strong = best_said >= STRONG_COVERAGE
@@ -602,10 +616,28 @@ def _from_others(
     for i, excerpt in rounds:  # each source's best unit first, then each one's second best
         if excerpt.coverage < floor * (1 + i) or len(added) == most:
             continue
-        if excerpt.topic - said or not strong or excerpt.coverage > best_said or _compares(excerpt):
+        adds = excerpt.topic - said or excerpt.coverage > best_said or _compares(excerpt)
+        if adds or (not strong and _on_topic(excerpt, subjects)):
             added.append(excerpt)
             said |= excerpt.topic
     return added
+
+
+def _subjects(question: str, uncommon: frozenset[int]) -> list[frozenset[int]]:
+    """The terms of what a question is about, each way it can say it: the thing it asks to be
+    defined, the earlier topic a follow-up was given, and its topic terms that are not
+    everyday words of the book (`uncommon`)."""
+    ways = [terms(defined_thing(question)), terms(appended_topic(question)[1]), uncommon]
+    return [subject for subject in ways if subject]
+
+
+def _on_topic(excerpt: Excerpt, subjects: list[frozenset[int]]) -> bool:
+    """Whether another source's unit that adds nothing new is about the question: it holds two
+    of its topic terms, or all of one of its `subjects`. One shared word is often the same word
+    in another sense: the QoS "policy" of "What does the reliability QoS policy do?" is not the
+    learned "robot policy" of a VLA section, while "A **reducer** is a function…" answers "What
+    is a reducer in Redux terms?" by its one word."""
+    return len(excerpt.topic) > 1 or any(subject <= excerpt.topic for subject in subjects)
 
 
 def _compares(excerpt: Excerpt) -> bool:
@@ -631,8 +663,9 @@ def _short(code: str) -> bool:
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream. The
-    answer opens with its first excerpt, not with the blank line a table or heading takes, and
-    paragraphs are parted by one blank line, however many the pieces on either side bring."""
+    answer opens with its first excerpt, not with the blank line a table or heading takes, ends
+    with its last citation, and paragraphs are parted by one blank line, however many the pieces
+    on either side bring."""
     pieces = []
     after_line = False  # a sentence after a heading or list item starts a new paragraph
     for excerpt in excerpts:
@@ -656,6 +689,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     for before, at in pairwise(range(len(pieces))):
         if pieces[before].endswith("\n\n"):  # one blank line between paragraphs, not two
             pieces[at] = pieces[at].lstrip("\n")
+    if pieces:
+        pieces[-1] = pieces[-1].rstrip()
     return pieces
 
 

@@ -770,13 +770,17 @@ def test_a_question_asking_for_settings_gets_each_speaking_sources_name_in_code(
     assert "topHeat" not in answer("Why should the crust brown slowly?", [heat], ["Top Heat"])
 
 
-def test_an_answer_that_opens_with_a_table_starts_with_the_table():
+def test_an_answer_that_is_a_table_starts_with_it_and_ends_with_its_citation():
     text = (
         "| Flour | Protein |\n| --- | --- |\n| bread | 13 % |\n| cake | 8 % |\n\n"
         "Store flour in a cool, dry cupboard."
     )
     said = answer("Which flour has the most protein?", [text], ["Flours"])
     assert said.startswith("| Flour | Protein |")
+    assert said.endswith("cupboard. [1]")
+    table = text.split("\n\n")[0]
+    said = answer("Which flour has the most protein?", [table], ["Flours"])
+    assert said.endswith("| cake | 8 % |\n\n[1]")  # no blank lines after the last citation
 
 
 def test_a_question_about_something_that_does_not_happen_gets_the_sentence_saying_when():
@@ -933,3 +937,31 @@ def test_paragraphs_are_parted_by_one_blank_line_whatever_comes_after_a_note_or_
     assert "\n\n\n" not in said
     assert said.startswith(f"{ONLY_TOUCHED}\n\n**Proofing**\n\n```text")
     assert "[1]\n\n**Baking**\n- Bake at 230 °C [1]\n\nRye needs less time. [1]" in said
+
+
+def test_another_source_sharing_one_word_of_the_question_in_another_sense_does_not_speak():
+    # the best source answers in words spread over its sentences, so others may add to it;
+    # "setting" in the shop's returns section is the same word in another sense
+    sources = [
+        "Steam keeps the crust soft while the loaf expands. Each oven has a setting for it.",
+        "The shop's return setting lets a customer bring a loaf back within a day.",
+        "Steam from the oven's setting fogs the window, so open the door slowly.",
+    ]
+    headings = ["Baking with Steam", "Returns", "Oven Safety"]
+    said = answer("What does the oven's steam setting do?", sources, headings)
+    assert "crust soft" in said and "return setting" not in said
+    assert "fogs the window" in said  # another source sharing more than one word still speaks
+
+
+def test_another_source_holding_all_the_question_asks_about_speaks_by_one_word():
+    # in a bakery book "bread" is on most pages: "crust" is all the question asks about
+    sources = [
+        "Bread browns in the last minutes. Crust forms where the dough dries out.",
+        "A thick crust comes from a long bake at high heat.",
+    ]
+    said = answer("Why does bread have a crust?", sources, ["Baking", "Heat"], terms("bread"))
+    assert "thick crust" in said
+    # so does a unit holding the thing a question asks to be defined
+    sources = ["A banneton holds the dough.", "A **banneton** is a cane basket for proofing."]
+    said = answer("What is a banneton in bakery terms?", sources, ["Tools", "Glossary"])
+    assert "cane basket" in said
