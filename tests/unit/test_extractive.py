@@ -770,7 +770,7 @@ def test_a_question_asking_for_settings_gets_each_speaking_sources_name_in_code(
     assert "topHeat" not in answer("Why should the crust brown slowly?", [heat], ["Top Heat"])
 
 
-def test_an_answer_that_is_a_table_starts_with_it_and_ends_with_its_citation():
+def test_an_answer_starts_with_its_table_and_ends_with_its_last_citation():
     text = (
         "| Flour | Protein |\n| --- | --- |\n| bread | 13 % |\n| cake | 8 % |\n\n"
         "Store flour in a cool, dry cupboard."
@@ -965,3 +965,10 @@ def test_another_source_holding_all_the_question_asks_about_speaks_by_one_word()
     sources = ["A banneton holds the dough.", "A **banneton** is a cane basket for proofing."]
     said = answer("What is a banneton in bakery terms?", sources, ["Tools", "Glossary"])
     assert "cane basket" in said
+    # and one holding the earlier topic a follow-up was given
+    sources = [
+        "Brush the banneton once it is dry. Clean the cane with a stiff brush.",
+        "Keep a banneton in a dry cupboard.",
+    ]
+    said = answer("How do I clean and store it? (banneton)", sources, ["Care", "Keeping"])
+    assert "dry cupboard" in said
