@@ -599,13 +599,13 @@ def _from_others(
     subjects: list[frozenset[int]],
 ) -> list[Excerpt]:
     """The other sources' best units: any that add a topic term to what `chosen` says, any
-    that meets the question better than the best of `chosen` does (the words `chosen` spread
-    over several units, said in one: "the only way to cause an update to the state is to …
-    dispatch it"), a table that holds the whole question (a later section's table comparing
-    the two things a question contrasts, after the first source's sentence that names both), or,
-    when `chosen` answers only weakly, any relevant one that `_on_topic` says is about the
-    question: `most` in all. A source's best unit must hold `floor` of the question's topic
-    weight, its second best twice that."""
+    that meets the question better than the best of `chosen` does in more than one word (the
+    words `chosen` spread over several units, said in one: "the only way to cause an update to
+    the state is to … dispatch it"; `_says_in_one`), a table that holds the whole question (a
+    later section's table comparing the two things a question contrasts, after the first
+    source's sentence that names both), or, when `chosen` answers only weakly, any relevant
+    one that `_on_topic` says is about the question: `most` in all. A source's best unit must
+    hold `floor` of the question's topic weight, its second best twice that."""
     said = frozenset().union(*(e.topic for e in chosen))
     best_said = max((e.coverage for e in chosen), default=0.0)
     strong = best_said >= STRONG_COVERAGE
@@ -616,7 +616,7 @@ def _from_others(
     for i, excerpt in rounds:  # each source's best unit first, then each one's second best
         if excerpt.coverage < floor * (1 + i) or len(added) == most:
             continue
-        adds = excerpt.topic - said or excerpt.coverage > best_said or _compares(excerpt)
+        adds = excerpt.topic - said or _says_in_one(excerpt, best_said) or _compares(excerpt)
         if adds or (not strong and _on_topic(excerpt, subjects)):
             added.append(excerpt)
             said |= excerpt.topic
@@ -638,6 +638,14 @@ def _on_topic(excerpt: Excerpt, subjects: list[frozenset[int]]) -> bool:
     learned "robot policy" of a VLA section, while "A **reducer** is a function…" answers "What
     is a reducer in Redux terms?" by its one word."""
     return len(excerpt.topic) > 1 or any(subject <= excerpt.topic for subject in subjects)
+
+
+def _says_in_one(excerpt: Excerpt, best_said: float) -> bool:
+    """Whether a unit says in one what the chosen units spread over several: it holds more of
+    the question's topic weight than any of them, in more than one of its words. One word that
+    outweighs them is not that ("runs" for "How do I see what topics are running?", once the
+    answer lists the topics)."""
+    return len(excerpt.topic) > 1 and excerpt.coverage > best_said
 
 
 def _compares(excerpt: Excerpt) -> bool:
