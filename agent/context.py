@@ -37,6 +37,8 @@ class Context(GradeThresholds):
     when it fails)."""
     structural_expansion: bool = True
     """Also search by section name for questions about objectives, takeaways, next steps..."""
+    book_spelling: bool = True
+    """Read a question's misspelt words as the book spells them (`agent.offline.spelling`)."""
     max_rewrites: int = 1
     """Rewrites of a question that found nothing relevant, before refusing."""
     history_window: int = 10

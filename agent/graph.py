@@ -53,6 +53,7 @@ from agent.offline.ranking import (
     rank_candidates,
     rerank_top,
 )
+from agent.offline.spelling import book_spelling
 from agent.offline.text import answer_terms, long_question, structural_intent
 from agent.output import AnswerStream
 from agent.prompts import as_data, refusal
@@ -191,12 +192,15 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Hybrid search with the reader's filters; structural questions also search by section, a
-    follow-up condensed by rules also by its topic words alone, and a page the question names
-    by its name is searched again on its own."""
+    """Hybrid search with the reader's filters, for the question with its misspelt words read
+    as the book spells them (so ranking, grading and the answer read it so too); structural
+    questions also search by section, a follow-up condensed by rules also by its topic words
+    alone, and a page the question names by its name is searched again on its own."""
     ctx = context_of(runtime)
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
+    if ctx.book_spelling:
+        question = await asyncio.to_thread(_spelled, question, searcher.index)
     filters = SearchFilters.model_validate(state.get("filters") or {})
     parts, changes = await _parts(state, ctx, question)
     queries = [question, *parts]  # parts first: `cover_parts` expects so
@@ -210,10 +214,16 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
     hits = await asyncio.to_thread(with_named_pages, searcher, question, hits, filters)
     return {
+        "standalone_question": question,
         "candidates": [candidate_from(hit) for hit in hits],
         "question_parts": parts,
         **changes,
     }
+
+
+def _spelled(question: str, index: BookIndex) -> str:
+    """`book_spelling` with the index's vocabulary (read in a thread: the first read loads it)."""
+    return book_spelling(question, book_vocabulary(index))
 
 
 async def _parts(state: State, ctx: Context, question: str) -> tuple[list[str], dict[str, Any]]:

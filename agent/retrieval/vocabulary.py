@@ -7,6 +7,7 @@ uses as a name, only shows as a command, or names without a section of their own
 """
 
 import math
+import re
 import threading
 from collections import Counter
 from collections.abc import Mapping
@@ -17,6 +18,10 @@ from core.store import BookIndex
 
 EVERYDAY_SHARE = 0.5
 """A term on this share of a book's chunks is one of its everyday words."""
+SPELLED_LENGTH = 5
+"""Shortest word read for a misspelling, and shortest book word offered in its place: a
+shorter one is one edit from too many others."""
+PLAIN_WORD = re.compile(rf"(?<![\w-])[a-z]{{{SPELLED_LENGTH},}}(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -36,6 +41,10 @@ class Vocabulary:
     headed: frozenset[int] | None = None
     """Terms of the book's page titles and section headings, the subsections a chunk holds
     whole included (None: not read, so every name may have a section of its own)."""
+    spellings: Mapping[str, int] = field(default_factory=dict)
+    """The book's plain words as it spells them (letters only, at least `SPELLED_LENGTH`),
+    lower-cased, each with the number of chunks that write it: what a misspelt word of a
+    question is read as (`agent.offline.spelling`)."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -84,6 +93,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             return cached[1]
         frequencies: Counter[int] = Counter()
         written: Counter[str] = Counter()
+        spelled: Counter[str] = Counter()
         texts: list[str] = []
         headed: set[int] = set()
         fields = ("text", "embedded_text", "heading_path", "section_headings")
@@ -95,6 +105,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             text = f"{headings}\n{point.payload.get('text', '')}"
             texts.append(text)
             written.update(compounds(text))
+            spelled.update(set(PLAIN_WORD.findall(text.lower())))
             headed |= terms(" ".join([headings, *point.payload.get("section_headings", [])]))
         vocabulary = Vocabulary(
             dict(frequencies),
@@ -103,6 +114,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             command_terms(texts),
             {name: written[name] for name in code_compounds(texts)},
             frozenset(headed),
+            dict(spelled),
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -16,6 +16,7 @@ import threading
 from psycopg_pool import AsyncConnectionPool
 
 from agent.offline.cross_encoder import cross_encoder
+from agent.offline.spelling import english_words
 from agent.resources import Resources, as_ingested, build_resources, load_chat_model
 from agent.retrieval.search import BookNotIngestedError, open_searcher
 from agent.retrieval.vocabulary import book_vocabulary
@@ -139,9 +140,11 @@ def _deployment_resources(settings: Settings) -> Resources:
 
 
 def _warm_up(resources: Resources) -> None:
-    """Load what the first question would otherwise wait for: the models and the vocabulary."""
+    """Load what the first question would otherwise wait for: the models, the English word
+    list and the vocabulary."""
     resources.searcher.model.embeddings.embed_query("warm up")
     cross_encoder().scores("warm up", ["warm up"])
+    english_words()
     try:
         book_vocabulary(resources.searcher.index)
     except VECTOR_STORE_ERRORS as error:  # serve anyway: `/ready` says so, searches answer 503

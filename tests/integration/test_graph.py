@@ -70,6 +70,16 @@ async def test_off_book_questions_are_refused_without_citations(book, question):
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
 
 
+async def test_a_misspelt_question_is_answered_from_the_section_it_means(book):
+    result = await ask(book, "what is a lanch file?")
+    assert result["refusal_reason"] is None
+    assert result["sources"][0]["heading"] == "Launch Files"
+    assert "A **launch file** starts them together" in result["answer"]
+    # read as typed, the word the book never uses is most of the question: off-book
+    as_typed = await ask(book, "what is a lanch file?", context=Context(book_spelling=False))
+    assert as_typed["refusal_reason"] == "off_book"
+
+
 def test_the_vocabulary_knows_which_words_the_book_writes_as_names(book):
     vocabulary = book_vocabulary(book.searcher.index)
     assert vocabulary.names(terms("Bridge"))  # a heading: "Debugging the Bridge"

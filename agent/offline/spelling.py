@@ -1,0 +1,87 @@
+"""A question's misspelt words read as the book spells them.
+
+Readers type fast and spell their own way: "lanch file", "gazbo", "domain randomisation" in a
+book that writes "randomization". A word the book never uses weighs most in the keyword search
+and in every rarity-weighted signal, and a question whose weight sits on such words is refused
+as off-book, so one typo turned an answerable question into "This isn't covered".
+
+A word of the question that the book never uses, in any form, is read as the book's word one
+edit away (a letter inserted, deleted or changed, or two neighbours swapped), the one the most
+chunks write when several are, when it is
+- not an English word (pyspellchecker's English dictionary): "stock" is not a typo of "stack",
+  nor "never" of "newer", in a book that happens not to use them; but a regional spelling of
+  the book's word is read as the book spells it ("colour" as "color", "behavior" as
+  "behaviour"), since it is one edit of a known kind (`regional_variant`);
+- not changed in its first letter, which typing seldom gets wrong, while a name the book never
+  mentions is often a book word with a letter before it ("pytest", "gevent", "dprint": another
+  tool, asked about and to be refused, not "mytest", "event" or "print");
+- at least `SPELLED_LENGTH` letters long (a short word is one edit from too many others), and
+  not inside quotes or backticks (the reader's literal text).
+"""
+
+import re
+from functools import cache
+
+from spellchecker import SpellChecker
+
+from agent.offline.text import QUOTED, terms
+from agent.retrieval.vocabulary import SPELLED_LENGTH, Vocabulary
+
+SPELLED_WORD = re.compile(rf"(?<![\w`.-])[A-Za-z]{{{SPELLED_LENGTH},}}(?![\w`-])(?!\.\w)")
+"""A plain word: letters only, not part of a name with digits, dots or hyphens."""
+QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|`[^`\n]+`")
+
+
+def book_spelling(question: str, vocabulary: Vocabulary) -> str:
+    """`question` with each misspelt word the book never uses read as the book spells it, as
+    capitalised as the reader wrote it; unchanged when there is none."""
+    literal = [match.span() for match in QUOTED_OR_CODE.finditer(question)]
+
+    def respelled(match: re.Match[str]) -> str:
+        word = match.group()
+        if any(start <= match.start() < end for start, end in literal):
+            return word
+        named = terms(word)
+        if not named or all(vocabulary.knows(term) for term in named):
+            return word
+        spelling = book_word(word.lower(), vocabulary)
+        if spelling is None:
+            return word
+        return spelling.capitalize() if word[0].isupper() else spelling
+
+    return SPELLED_WORD.sub(respelled, question)
+
+
+def book_word(word: str, vocabulary: Vocabulary) -> str | None:
+    """The book's word that `word` (lower case, unknown to the book) misspells, or None."""
+    english = english_words()
+    near = [
+        spelling
+        for spelling in english.edit_distance_1(word)
+        if spelling in vocabulary.spellings and spelling[0] == word[0]
+    ]
+    if word in english:
+        near = [spelling for spelling in near if regional_variant(word, spelling)]
+    return max(near, key=lambda spelling: (vocabulary.spellings[spelling], spelling), default=None)
+
+
+def regional_variant(word: str, other: str) -> bool:
+    """Whether two words one edit apart are the same word spelt the British and the American
+    way: "-ise"/"-ize" and "-isation"/"-ization" (an s for a z), "colour"/"color" (a u
+    before the closing r), "centre"/"center" (re for er at the end)."""
+    if len(word) == len(other):
+        changed = [(a, b) for a, b in zip(word, other, strict=True) if a != b]
+        if len(changed) == 1 and set(changed[0]) == {"s", "z"}:
+            return True
+        return {word[-3:], other[-3:]} == {"tre", "ter"} and word[:-3] == other[:-3]
+    longer, shorter = (word, other) if len(word) > len(other) else (other, word)
+    return any(
+        longer[:at] + longer[at + 1 :] == shorter and longer[at - 1 : at + 2] == "our"
+        for at in range(1, len(longer) - 1)
+    )
+
+
+@cache
+def english_words() -> SpellChecker:
+    """pyspellchecker's English dictionary (about 0.4 s to load, once per process)."""
+    return SpellChecker(language="en", distance=1)

@@ -1,0 +1,72 @@
+"""Misspelt words read as the book spells them."""
+
+import pytest
+
+from agent.offline.spelling import book_spelling, regional_variant
+from agent.offline.text import terms
+from agent.retrieval.vocabulary import Vocabulary
+
+BOOK_WORDS = {
+    "launch": 12,
+    "latch": 1,
+    "gazebo": 9,
+    "randomization": 4,
+    "color": 3,
+    "behaviour": 2,
+    "stack": 5,
+    "print": 8,
+    "event": 6,
+    "planner": 3,
+}
+
+
+def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
+    frequency = {term: count for word, count in words.items() for term in terms(word)}
+    return Vocabulary(frequency, 20, spellings=words)
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("what is a lanch file?", "what is a launch file?"),  # the most written of two
+        ("How do I start Gazbo with ROS 2?", "How do I start Gazebo with ROS 2?"),
+        ("whats domain randomisation", "whats domain randomization"),
+        ("Which colour does the plannre draw?", "Which color does the planner draw?"),
+        ("Why is the behavior odd?", "Why is the behaviour odd?"),  # the book is British
+    ],
+)
+def test_a_misspelt_word_is_read_as_the_book_spells_it(question, read):
+    assert book_spelling(question, book()) == read
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which stock is cheapest?",  # an English word the book never uses, not its "stack"
+        "How does dprint compare?",  # another tool: a letter before the book's "print"
+        "Does gevent work with it?",
+        "What does `lanch` print?",  # the reader's literal text
+        'What does "lanch" print?',
+        "Is a lach enough?",  # too short to tell from other words
+        "What is a launch file?",  # the book's own word
+        "How do I use ros2-lanch?",  # part of a name
+    ],
+)
+def test_a_word_that_is_not_a_misspelling_of_the_books_is_left_as_written(question):
+    assert book_spelling(question, book()) == question
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "variant"),
+    [
+        ("randomise", "randomize", True),
+        ("colour", "color", True),
+        ("behavior", "behaviour", True),
+        ("centre", "center", True),
+        ("never", "newer", False),
+        ("stock", "stack", False),
+        ("sparse", "spare", False),
+    ],
+)
+def test_regional_spellings_are_one_edit_of_a_known_kind(word, other, variant):
+    assert regional_variant(word, other) is variant
