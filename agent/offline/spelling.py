@@ -34,7 +34,9 @@ QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|`[^`\n]+`")
 
 def book_spelling(question: str, vocabulary: Vocabulary) -> str:
     """`question` with each misspelt word the book never uses read as the book spells it, as
-    capitalised as the reader wrote it; unchanged when there is none."""
+    capitalised as the reader wrote it (a name with a capital inside, `createEnttyAdapter`, as
+    the book writes it, or as typed when the book writes it in no such form); unchanged when
+    there is none."""
     literal = [match.span() for match in QUOTED_OR_CODE.finditer(question)]
 
     def respelled(match: re.Match[str]) -> str:
@@ -47,6 +49,8 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
         spelling = book_word(word.lower(), vocabulary)
         if spelling is None:
             return word
+        if not word[1:].islower():  # a name in code: as the book writes it
+            return vocabulary.written_as.get(spelling, word)
         return spelling.capitalize() if word[0].isupper() else spelling
 
     return SPELLED_WORD.sub(respelled, question)

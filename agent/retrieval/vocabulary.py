@@ -21,7 +21,7 @@ EVERYDAY_SHARE = 0.5
 SPELLED_LENGTH = 5
 """Shortest word read for a misspelling, and shortest book word offered in its place: a
 shorter one is one edit from too many others."""
-PLAIN_WORD = re.compile(rf"(?<![\w-])[a-z]{{{SPELLED_LENGTH},}}(?![\w-])")
+PLAIN_WORD = re.compile(rf"(?<![\w-])[A-Za-z]{{{SPELLED_LENGTH},}}(?![\w-])")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,9 @@ class Vocabulary:
     """The book's plain words as it spells them (letters only, at least `SPELLED_LENGTH`),
     lower-cased, each with the number of chunks that write it: what a misspelt word of a
     question is read as (`agent.offline.spelling`)."""
+    written_as: Mapping[str, str] = field(default_factory=dict)
+    """Of those, the ones the book writes with a capital inside (`createEntityAdapter`): the
+    lower-cased word's commonest written form, so that a misspelt name is read as a name."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -94,6 +97,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         frequencies: Counter[int] = Counter()
         written: Counter[str] = Counter()
         spelled: Counter[str] = Counter()
+        cased: Counter[str] = Counter()
         texts: list[str] = []
         headed: set[int] = set()
         fields = ("text", "embedded_text", "heading_path", "section_headings")
@@ -105,7 +109,9 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             text = f"{headings}\n{point.payload.get('text', '')}"
             texts.append(text)
             written.update(compounds(text))
-            spelled.update(set(PLAIN_WORD.findall(text.lower())))
+            words = PLAIN_WORD.findall(text)
+            spelled.update({word.lower() for word in words})
+            cased.update(word for word in words if not word[1:].islower())
             headed |= terms(" ".join([headings, *point.payload.get("section_headings", [])]))
         vocabulary = Vocabulary(
             dict(frequencies),
@@ -115,6 +121,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             {name: written[name] for name in code_compounds(texts)},
             frozenset(headed),
             dict(spelled),
+            {word.lower(): word for word, _ in reversed(cased.most_common())},
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -87,6 +87,13 @@ def test_the_vocabulary_knows_which_words_the_book_writes_as_names(book):
     assert not vocabulary.names(terms("Circle"))  # "drives in a circle": a word, never a name
 
 
+def test_the_vocabulary_knows_how_the_book_spells_its_words(book):
+    vocabulary = book_vocabulary(book.searcher.index)
+    assert vocabulary.spellings["randomization"] >= 1  # words of five letters or more
+    assert "ros2" not in vocabulary.spellings and "the" not in vocabulary.spellings
+    assert vocabulary.written_as["launchdescription"] == "LaunchDescription"
+
+
 def test_the_vocabulary_knows_a_word_the_book_writes_only_in_an_irregular_form(book):
     # the book writes "lost" ("retransmits lost messages"), never "lose": the question's terms
     # read "lost" as "lose", and so must the book's word counts, or it would be unknown

@@ -20,9 +20,13 @@ BOOK_WORDS = {
 }
 
 
+WRITTEN_AS = {"createentityadapter": "createEntityAdapter"}
+
+
 def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
+    words = {**words, **dict.fromkeys(WRITTEN_AS, 2)}
     frequency = {term: count for word, count in words.items() for term in terms(word)}
-    return Vocabulary(frequency, 20, spellings=words)
+    return Vocabulary(frequency, 20, spellings=words, written_as=WRITTEN_AS)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +37,9 @@ def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
         ("whats domain randomisation", "whats domain randomization"),
         ("Which colour does the plannre draw?", "Which color does the planner draw?"),
         ("Why is the behavior odd?", "Why is the behaviour odd?"),  # the book is British
+        ("What does createEnttyAdapter take?", "What does createEntityAdapter take?"),
+        ("What does Gazbo do?", "What does Gazebo do?"),
+        ("GAZBO or Isaac?", "GAZBO or Isaac?"),  # shouted: the book writes no such name
     ],
 )
 def test_a_misspelt_word_is_read_as_the_book_spells_it(question, read):
