@@ -1,9 +1,11 @@
 """The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors;
 which terms it writes capitalised or shows only as commands, which hyphenated package names
-it writes as code or link text and which terms title its sections, read from the chunks.
+it writes as code or link text, which terms title its sections and how it spells its words,
+read from the chunks.
 
-Used to weigh question terms by rarity (IDF) and to notice terms the book never uses, never
-uses as a name, only shows as a command, or names without a section of their own.
+Used to weigh question terms by rarity (IDF), to notice terms the book never uses, never
+uses as a name, only shows as a command, or names without a section of their own, and to read
+a misspelt word of a question as the book spells it.
 """
 
 import math
