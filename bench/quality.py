@@ -98,6 +98,14 @@ def cell(value: Any) -> str:
     return f"{value:.2f}" if isinstance(value, float) else str(value)
 
 
+def row_cells(retrieval: dict[str, Any], answers: dict[str, Any] | None) -> list[str]:
+    """A table row's cells: the retrieval columns, then the answer columns ("–" without)."""
+    cells = [cell(metric(retrieval)) for metric in RETRIEVAL.values()]
+    if answers is None:
+        return cells + ["–"] * len(ANSWERS)
+    return cells + [cell(answers[key]) for key in ANSWERS]
+
+
 def _save(name: str, system: str, report: dict[str, Any]) -> None:
     slug = "".join(c if c.isalnum() else "-" for c in system)
     (BENCH_DATA / f"quality-{name}-{slug}.json").write_text(json.dumps(report))
@@ -190,12 +198,11 @@ def _measured(
     retrieve = naive_retriever(naive) if context is None else graph_retriever(resources, context)
     report = evaluate_retrieval(questions, retrieve)
     _save(name, system, report)
-    cells = [cell(metric(report)) for metric in RETRIEVAL.values()]
     if context is None:
-        return cells + ["–"] * len(ANSWERS)
+        return row_cells(report, None)
     answers = evaluate_answers(questions, resources, context)
     _save(name, f"{system}-answers", answers)
-    return cells + [cell(answers[key]) for key in ANSWERS]
+    return row_cells(report, answers)
 
 
 if __name__ == "__main__":

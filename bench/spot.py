@@ -16,7 +16,7 @@ from pathlib import Path
 from agent.evaluation.harness import evaluate_answers, graph_retriever
 from agent.evaluation.metrics import evaluate_retrieval, load_questions
 from agent.resources import build_resources
-from bench.quality import ANSWERS, RETRIEVAL, cell
+from bench.quality import ANSWERS, RETRIEVAL, row_cells
 from bench.setup import BENCH_DATA, REPO, bench_settings
 from ingest.recorded import run_ingest
 
@@ -45,9 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         answers = evaluate_answers(questions, resources)
         for kind, report in (("retrieval", retrieval), ("answers", answers)):
             (BENCH_DATA / f"spot-{name}-{kind}.json").write_text(json.dumps(report))
-        cells = [cell(metric(retrieval)) for metric in RETRIEVAL.values()]
-        cells += [cell(answers[key]) for key in ANSWERS]
-        print(f"| {name} | {' | '.join(cells)} |", flush=True)
+        print(f"| {name} | {' | '.join(row_cells(retrieval, answers))} |", flush=True)
     return 0
 
 

@@ -21,7 +21,7 @@ from agent.evaluation.harness import evaluate_answers, graph_retriever
 from agent.evaluation.metrics import EvalQuestion, evaluate_retrieval, load_questions
 from agent.offline.spelling import QUOTED_OR_CODE
 from agent.resources import build_resources
-from bench.quality import ANSWERS, RETRIEVAL, cell
+from bench.quality import ANSWERS, RETRIEVAL, row_cells
 from bench.setup import CORPORA, QUESTION_SETS, bench_settings
 from ingest.recorded import run_ingest
 
@@ -71,8 +71,7 @@ def main() -> int:
             context = Context(book_spelling=spelling)
             retrieval = evaluate_retrieval(questions, graph_retriever(resources, context))
             answers = evaluate_answers(questions, resources, context)
-            cells = [cell(metric(retrieval)) for metric in RETRIEVAL.values()]
-            cells += [cell(answers[key]) for key in ANSWERS]
+            cells = row_cells(retrieval, answers)
             print(f"| {name} | {system} | {' | '.join(cells)} |", flush=True)
     return 0
 
