@@ -24,12 +24,13 @@ from functools import cache
 
 from spellchecker import SpellChecker
 
-from agent.offline.text import QUOTED, terms
+from agent.offline.text import INLINE_CODE, QUOTED, terms
 from agent.retrieval.vocabulary import SPELLED_LENGTH, Vocabulary
 
 SPELLED_WORD = re.compile(rf"(?<![\w`.-])[A-Za-z]{{{SPELLED_LENGTH},}}(?![\w`-])(?!\.\w)")
 """A plain word: letters only, not part of a name with digits, dots or hyphens."""
-QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|`[^`\n]+`")
+QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|{INLINE_CODE.pattern}")
+"""The reader's literal text: a quoted string or a code span."""
 
 
 def book_spelling(question: str, vocabulary: Vocabulary) -> str:
