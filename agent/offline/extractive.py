@@ -76,6 +76,7 @@ from agent.offline.text import (
     parse_units,
     states_amount,
     structural_intent,
+    taught_elsewhere,
     terms,
     topic_terms,
 )
@@ -377,7 +378,8 @@ def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -
     workspace) would answer a different question. A unit that says what the reader should
     already know ("You need to know ROS 2 actions and what a VLA model does") is not such a
     step: the book teaches that elsewhere or takes it as read, and the sections that use it
-    answer."""
+    answer. Nor is a step that says where the book teaches it ("A running Gazebo world with a
+    spawned robot, from the previous lesson"): the caveat would be untrue."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
         return []
     if not heading_answers_intent("prerequisites", headings[0]):
@@ -385,7 +387,7 @@ def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -
     own = _best(e for e in excerpts if e.document == 0 and e.coverage > 0)
     if not own or own[0].coverage < STRONG_COVERAGE:  # it does not name what is asked
         return []
-    if asks_knowledge(own[0].text):  # knowledge to bring along, taught or assumed: not a step
+    if asks_knowledge(own[0].text) or taught_elsewhere(own[0].text):  # not a step it leaves out
         return []
     return own[:FIRST_UNITS]
 

@@ -175,23 +175,27 @@ def _explains(payload: dict, subject: frozenset[int]) -> bool:
 
 
 def _mentions_in_account(payload: dict, name: str) -> bool:
-    """Whether a chunk mentions `name` where it says something of it. A package or product
-    that a chunk shows only in its code blocks is used there, not explained (an example that
-    imports `@prettier/plugin-oxc` says nothing of whether it is faster than the babel parser);
-    an identifier (`INIT`, `userId`) is code's own word, and the code that uses it counts."""
+    """Whether a chunk mentions `name` where it says something of it, or its page's keywords
+    name it (`_keywords`). A package or product that a chunk shows only in its code blocks is
+    used there, not explained (an example that imports `@prettier/plugin-oxc` says nothing of
+    whether it is faster than the babel parser); an identifier (`INIT`, `userId`) is code's own
+    word, and the code that uses it counts."""
     text = payload.get("text", "")
     if not identifier_like(name):
         text = outside_code_blocks(text)
-    return _writes(text, name, every_term=False)
+    return _writes(f"{_keywords(payload)}\n{text}", name, every_term=False)
 
 
 def _question_names(question: str, vocabulary: Vocabulary) -> list[str]:
-    """`question_names`, and the hyphenated package names of the book's code and links that
-    the question writes."""
+    """`question_names`, the hyphenated package names of the book's code and links that the
+    question writes, and the words it writes in lower case that the book writes only as names
+    ("isaac sim in a docker container", of a book that writes only "Docker")."""
     names = question_names(question)
+    unquoted = QUOTED.sub(" ", question)
     written = {name.lower() for name in names}
-    code = compounds(QUOTED.sub(" ", question)) & vocabulary.compound_chunks.keys()
-    return names + sorted(code - written)
+    code = compounds(unquoted) & vocabulary.compound_chunks.keys()
+    lower = {word for word, _ in placed_words(unquoted) if word in vocabulary.name_words}
+    return names + sorted((code | lower) - written)
 
 
 def _passing(name: str, vocabulary: Vocabulary, asked: bool) -> bool:
@@ -274,8 +278,17 @@ def discusses(payload: dict, name: str) -> bool:
 
 
 def _headings(payload: dict) -> str:
-    """A chunk's headings: those above it and those inside it, as one line."""
-    return " ".join([*payload.get("heading_path", []), *payload.get("section_headings", [])])
+    """A chunk's headings: those above it and those inside it, and its page's keywords
+    (`_keywords`), as one line."""
+    headings = [*payload.get("heading_path", []), *payload.get("section_headings", [])]
+    return " ".join([*headings, _keywords(payload)])
+
+
+def _keywords(payload: dict) -> str:
+    """The page's front-matter keywords and tags, as one line: what its author says each of its
+    sections is about, in the author's words. A lesson keyed "llm planner" teaches planning with
+    an LLM in sections that say "language model", and may write "LLM" only in its objectives."""
+    return " ".join(payload.get("keywords") or [])
 
 
 @dataclass(kw_only=True)

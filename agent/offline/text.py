@@ -166,6 +166,16 @@ KNOWLEDGE = re.compile(
     re.I,
 )
 """What a prerequisite says the reader should already know, rather than do."""
+PART_OF_BOOK = r"(?:lesson|chapter|module|section|unit|week|part|tutorial|guide|page)"
+TAUGHT_ELSEWHERE = re.compile(
+    rf"\b(?:previous|earlier|last|prior|first|second|third) {PART_OF_BOOK}\b"
+    rf"|\b(?:covered|taught|explained|introduced|described|shown) (?:in|by)\b"
+    rf"|\b{PART_OF_BOOK} \d+(?:\.\d+)*\b"
+    r"|\]\((?!\w+:)[^)\s]+\)",
+    re.I,
+)
+"""Where a prerequisite says the book teaches it: another of its parts ("from the previous
+lesson", "(covered in Module 1)") or a link to one of its pages."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*:?\s*$")
@@ -238,6 +248,27 @@ def capitalised_terms(texts: Iterable[str]) -> frozenset[int]:
         if word[0].isupper() and not opens
     }
     return frozenset[int]().union(*(terms(word) for word in written))
+
+
+NAMED_AFTER_A_WORD = re.compile(r"(?<![\w.])[a-z]+ +([A-Z][a-z]+)\b")
+"""A capitalised word after a lower-case one, in the middle of a sentence ("run it in Docker")."""
+LOWER_CASE_WORD = re.compile(r"\b[a-z]+\b")
+
+
+def name_words(texts: Iterable[str]) -> frozenset[str]:
+    """Lower-cased words `texts` write only as names: capitalised after a lower-case word in
+    prose (not in code, nor in a heading, which may be written in title case), and never in
+    lower case anywhere, code included. A reader who types "docker" in a book that only writes
+    "Docker" names the same thing; a book that also writes `docker run` uses it as a command."""
+    named: set[str] = set()
+    lower: set[str] = set()
+    for text in texts:
+        lower.update(LOWER_CASE_WORD.findall(text))
+        prose = "\n".join(
+            line for line in outside_code_blocks(text).splitlines() if not HEADING.match(line)
+        )
+        named.update(match[1].lower() for match in NAMED_AFTER_A_WORD.finditer(prose))
+    return frozenset(named - lower)
 
 
 INLINE_CODE = re.compile(r"`([^`\n]*)`")
@@ -474,6 +505,13 @@ def asks_knowledge(sentence: str) -> bool:
     """Whether a sentence asks the reader to know something ("You need to know ROS 2 actions
     (Module 1)"), not to do a step ("Install ROS 2 Jazzy and source its setup script")."""
     return bool(KNOWLEDGE.search(sentence))
+
+
+def taught_elsewhere(sentence: str) -> bool:
+    """Whether a prerequisite says where the book teaches it ("A running Gazebo world with a
+    spawned robot, from the previous lesson"), rather than asking for a step the book leaves
+    to the reader ("Install ROS 2 Jazzy and source its setup script")."""
+    return bool(TAUGHT_ELSEWHERE.search(sentence))
 
 
 def negated(text: str) -> bool:

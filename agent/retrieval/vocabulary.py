@@ -15,7 +15,14 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
+from agent.offline.text import (
+    capitalised_terms,
+    code_compounds,
+    command_terms,
+    compounds,
+    name_words,
+    terms,
+)
 from core.store import BookIndex
 
 EVERYDAY_SHARE = 0.5
@@ -50,6 +57,10 @@ class Vocabulary:
     written_as: Mapping[str, str] = field(default_factory=dict)
     """Of those, the ones the book writes with a capital inside (`createEntityAdapter`): the
     lower-cased word's commonest written form, so that a misspelt name is read as a name."""
+    name_words: frozenset[str] = frozenset()
+    """Words the book writes only as names, lower-cased (`agent.offline.text.name_words`:
+    "docker" for a book that only writes "Docker"): a reader who types them in lower case
+    names the same thing."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -101,6 +112,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
         spelled: Counter[str] = Counter()
         cased: Counter[str] = Counter()
         texts: list[str] = []
+        bodies: list[str] = []
         headed: set[int] = set()
         fields = ("text", "embedded_text", "heading_path", "section_headings")
         for point in index.points(fields=fields):
@@ -110,6 +122,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             headings = " ".join(point.payload.get("heading_path", []))
             text = f"{headings}\n{point.payload.get('text', '')}"
             texts.append(text)
+            bodies.append(point.payload.get("text", ""))
             written.update(compounds(text))
             words = PLAIN_WORD.findall(text)
             spelled.update({word.lower() for word in words})
@@ -124,6 +137,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             frozenset(headed),
             dict(spelled),
             {word.lower(): word for word, _ in reversed(cased.most_common())},
+            name_words(bodies),
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

@@ -8,7 +8,7 @@ from langgraph.graph import END
 from agent.context import Context
 from agent.graph import answer_sources, builder, graph, query_graph, sure_of_best_source
 from agent.inputs import InvalidTurnError
-from agent.offline.extractive import NOT_IN_SELECTION
+from agent.offline.extractive import NOT_IN_SELECTION, ONLY_A_PREREQUISITE
 from agent.offline.text import terms
 from agent.prompts import refusal
 from agent.resources import Resources
@@ -304,6 +304,22 @@ async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
     assert "ros2 topic list" in result["answer"]
     assert "Prerequisites" not in [source["heading"] for source in result["sources"]]
     assert "You should have written" not in result["answer"]
+
+
+async def test_a_prerequisite_taught_in_the_previous_lesson_is_answered_from_that_lesson(book):
+    # the bridge lesson's prerequisites ("A running Gazebo world with a spawned robot, from
+    # the previous lesson") hold every word of the question, but the book does teach it
+    result = await ask(book, "how do I spawn my robot in gazebo?")
+    assert ONLY_A_PREREQUISITE not in result["answer"]
+    assert "ros_gz_sim create" in result["answer"]
+
+
+async def test_a_lessons_keywords_name_what_its_sections_teach(book):
+    # the sample book writes "LLM" in three chunks, none of them the one that answers; the
+    # voice lesson is keyed "llm planner" and its validation section says "language model"
+    result = await ask(book, "how do I stop the robot if the LLM says something dangerous?")
+    assert not result.get("refusal_reason")
+    assert "Never execute a plan straight from a language model" in result["answer"]
 
 
 def test_the_reranker_is_sure_of_a_best_source_read_as_answering_or_far_ahead():

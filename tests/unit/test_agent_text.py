@@ -39,6 +39,7 @@ from agent.offline.text import (
     split_units,
     states_amount,
     structural_intent,
+    taught_elsewhere,
     terms,
     topic_terms,
 )
@@ -461,3 +462,26 @@ def test_a_readers_sentence_ends_at_a_question_mark_whatever_case_follows():
     question = "whats a banneton? my recipe says to flour it. any tips"
     assert asking_sentences(question) == "whats a banneton?"
     assert asking_sentences("I bake daily. Why does it sink? no idea") == "Why does it sink?"
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "A lit wood-fired oven (covered in Module 2).",
+        "A lit wood-fired oven, see [Firing the Oven](../firing.md).",
+        "A lit wood-fired oven as built in Lesson 3.",
+    ],
+)
+def test_a_prerequisite_pointing_to_another_part_of_the_book_is_taught_there(step):
+    assert taught_elsewhere(step)
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        "Install the OvenOS firmware 2.1 and calibrate the thermostat.",
+        "Read the vendor's manual at [their site](https://example.com/oven).",
+    ],
+)
+def test_a_prerequisite_step_the_book_leaves_to_the_reader_is_not_taught_elsewhere(step):
+    assert not taught_elsewhere(step)

@@ -361,6 +361,20 @@ def test_a_prerequisite_that_asks_the_reader_to_know_the_thing_gets_no_caveat():
     assert "Set the proofing cabinet to 30 degrees" in said
 
 
+def test_a_prerequisite_that_says_where_the_book_teaches_it_gets_no_caveat():
+    said = answer(
+        "How do I heat the wood-fired oven?",
+        [
+            "A heated wood-fired oven, from the previous lesson.",
+            "Heat the **wood-fired oven** with kindling at the back for an hour.",
+        ],
+        ["Prerequisites", "Firing the Oven"],
+        structural=frozenset({0}),
+    )
+    assert ONLY_A_PREREQUISITE not in said
+    assert "kindling at the back" in said
+
+
 def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_no_new_word():
     notes = "Hydration changes how a dough feels in the hand. Rye is sold in sacks of twenty kilos."
     rule = "The only way to change the hydration of a rye dough is to weigh in more water."

@@ -9,7 +9,14 @@ from agent.offline.grading import (
     unknown_share,
     unnamed_flags,
 )
-from agent.offline.text import capitalised_terms, code_compounds, command_terms, compounds, terms
+from agent.offline.text import (
+    capitalised_terms,
+    code_compounds,
+    command_terms,
+    compounds,
+    name_words,
+    terms,
+)
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
@@ -129,6 +136,49 @@ def test_a_name_the_book_mentions_in_passing_is_off_book_unless_the_answer_menti
     # a name the book uses often is its own topic, whatever was kept
     common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("Zustand")}}, 200)
     assert passing_names(question, common, about_something_else) == []
+
+
+def test_a_word_the_book_writes_only_as_a_name_is_read_as_one_in_lower_case():
+    book = [
+        "Run the oven's controller in Docker. Bakers on Windows use the same image.",
+        "## Running in Production\n\nKeep the windows of the bakery closed.",
+        "```bash\novenctl start --proof\n```\n\nThe proofing cabinet runs on Mains power.",
+        "Plug it into the mains.",
+    ]
+    # "Windows" is also written as a word, "Production" only in a heading, "Mains" also in
+    # lower case; "ovenctl" and "proof" only as code
+    assert name_words(book) == {"docker"}
+    vocabulary = Vocabulary(
+        {
+            **{t: 30 for t in terms("oven controller image run gpu flags container")},
+            **{t: 1 for t in terms("Docker")},
+        },
+        200,
+        name_words=name_words(book),
+    )
+    question = "oven controller in a docker container - which run flags give it the gpu?"
+    about_the_oven = [chunk("The oven controller needs a GPU; run it with the flags below.")]
+    assert passing_names(question, vocabulary, about_the_oven) == ["docker"]
+    assert passing_names(question.replace("docker", "Docker"), vocabulary, about_the_oven) == [
+        "Docker"
+    ]
+    in_docker = [chunk("In Docker, give the oven controller the GPU with the flags below.")]
+    assert passing_names(question, vocabulary, in_docker) == []
+
+
+def test_a_name_among_its_page_s_keywords_is_what_each_of_its_sections_is_about():
+    vocabulary = Vocabulary(
+        {**{t: 30 for t in terms("oven plan stop dangerous")}, **{t: 2 for t in terms("LLM")}},
+        200,
+    )
+    question = "How do I stop the oven if the LLM's plan is dangerous?"
+    checks = "Never run a plan straight from a language model: stop and check each step first."
+    unkeyed = Candidate(id="a", score=1.0, dense_score=0.5, payload={"text": checks})
+    keyed = Candidate(
+        id="b", score=1.0, dense_score=0.5, payload={"text": checks, "keywords": ["llm planner"]}
+    )
+    assert passing_names(question, vocabulary, [unkeyed]) == ["LLM"]
+    assert passing_names(question, vocabulary, [keyed]) == []
 
 
 def test_a_name_the_book_shows_only_in_an_example_is_not_answered_by_that_example():
