@@ -33,7 +33,13 @@ from agent.context import Context, context_of
 from agent.inputs import validate_turn
 from agent.llm import LLMUnavailableError
 from agent.offline import extractive
-from agent.offline.condense import about_the_page, appended_topic, condense_rules, topic_words
+from agent.offline.condense import (
+    about_the_page,
+    appended_topic,
+    condense_rules,
+    topic_words,
+    with_earlier_topic,
+)
 from agent.offline.decompose import question_parts
 from agent.offline.grading import (
     GradeThresholds,
@@ -372,17 +378,28 @@ def route_after_grade(state: State, runtime: Runtime[Context]) -> AfterGrade:
 
 
 async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
-    """A new search query for the same question."""
+    """A new search query for the same question. Offline, a question asked in a conversation
+    that was read on its own is read as a follow-up of it ("Which size should I use on a
+    Jetson?" after "What is Whisper?"): nothing in the book answered it alone, and a question
+    can lean on the turn before without a pronoun. Otherwise its topic words alone."""
     question = state["standalone_question"]
     prompt = context_of(runtime).rewrite_prompt
     query, changes = await with_llm_or_offline(
         state,
         "rewrite",
         lambda model: llm.rewrite_with_llm(model, prompt, question),
-        lambda _: " ".join(topic_words(question)) or question,
+        lambda _: _rewritten_offline(question, _history(state, runtime)),
     )
     count = state.get("rewrite_count", 0) + 1
     return {"standalone_question": query, "rewrite_count": count, **changes}
+
+
+def _rewritten_offline(question: str, history: list[AnyMessage]) -> str:
+    if not appended_topic(question)[1]:
+        follow_up = with_earlier_topic(question, history)
+        if follow_up != question:
+            return follow_up
+    return " ".join(topic_words(question)) or question
 
 
 async def answer(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

@@ -65,8 +65,14 @@ def topic_words(text: str) -> list[str]:
 
 def condense_rules(question: str, history: Sequence[AnyMessage]) -> str:
     """The standalone form of `question`, given the earlier messages of the conversation."""
+    return with_earlier_topic(question, history) if needs_context(question) else question
+
+
+def with_earlier_topic(question: str, history: Sequence[AnyMessage]) -> str:
+    """`question` with the topic words of the previous user turns appended (those it does not
+    say itself, nor only the scene an earlier turn set); unchanged when there are none."""
     earlier = [m.text for m in history if isinstance(m, HumanMessage)][-TOPIC_TURNS:]
-    if not earlier or not needs_context(question):
+    if not earlier:
         return question
     own = {w.lower() for w in topic_words(question)}
     setting = {name for turn in earlier for name in scene_names(turn)}

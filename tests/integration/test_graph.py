@@ -204,6 +204,18 @@ async def test_a_follow_up_is_also_searched_by_its_topic_words_alone(book):
     assert "joint types support URDF" not in searcher.texts
 
 
+async def test_a_question_nothing_answers_alone_is_read_again_as_a_follow_up(book):
+    # no pronoun says it leans on the turn before, so it is first read on its own ("size",
+    # "Jetson"), which no section answers; the rewrite reads it as a follow-up of Whisper
+    history = [HumanMessage("What is Whisper?"), AIMessage("OpenAI's speech recognition model.")]
+    result = await ask(book, "Which size should I use on a Jetson?", history)
+    assert result["standalone_question"] == "Which size should I use on a Jetson? (Whisper)"
+    assert result["rewrite_count"] == 1
+    assert "the small and base models run in real time on a Jetson" in result["answer"]
+    alone = await ask(book, "Which size should I use on a Jetson?")
+    assert alone["refusal_reason"] == "not_found"
+
+
 async def test_a_long_question_is_answered_from_half_as_many_sources_again(book):
     short = "How do ROS 2 nodes talk to each other?"
     long = (
