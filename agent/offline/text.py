@@ -129,6 +129,33 @@ ducks?", "Store enhancer: what is that?"."""
 POINTING_WORDS = frozenset(("that", "this", "these", "those", "it", "they", "them"))
 """A subject that opens so points back at the reader's scene ("What does that comment
 mean?"): it asks what one thing there means, not what a term of the docs is."""
+JUDGING_WORDS = frozenset(
+    [
+        "good",
+        "best",
+        "better",
+        "right",
+        "ideal",
+        "typical",
+        "reasonable",
+        "recommended",
+        "sensible",
+        "safe",
+        "normal",
+        "usual",
+        "optimal",
+        "preferred",
+        "correct",
+        "proper",
+        "appropriate",
+        "suitable",
+        "realistic",
+        "maximum",
+        "minimum",
+    ]
+)
+"""A subject that opens with a judgement asks for a value or a choice ("What's a good update
+rate for the IMU?", "What is the best way to…"), not what a term of the docs is."""
 DEFINING_VERB = re.compile(r"\s(?:is|are|means|refers to|stands for)\s", re.IGNORECASE)
 GLOSSARY_ENTRY = re.compile(
     r"^(?:[-*+]\s+)?(?:\*\*(?P<bold>[^*\n]{1,80})\*\*|__(?P<under>[^_\n]{1,80})__)"
@@ -424,7 +451,7 @@ def defined_thing(question: str) -> str:
         return ""
     found = next((m for p in DEFINITION_ASKED if (m := p.match(asked))), None)
     words = found["subject"].strip("\"'`\u201c\u201d ").split() if found else []
-    if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS:
+    if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS | JUDGING_WORDS:
         return ""
     return " ".join(words)
 
