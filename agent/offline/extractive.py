@@ -68,6 +68,7 @@ from agent.offline.text import (
     is_block,
     is_code,
     is_heading,
+    is_label,
     is_list_item,
     is_table,
     names_code,
@@ -91,6 +92,12 @@ READING_LEAD = re.compile(
     re.IGNORECASE,
 )
 """A lead-in that sends the reader elsewhere: "For more on this, see:", "Further reading:"."""
+READING_LABEL = re.compile(
+    r"^\W*(?:documentation|docs|articles?|discussions?|further (?:reading|information)"
+    r"|resources|references|see also|blog posts?|videos?|talks?)\W*$",
+    re.IGNORECASE,
+)
+"""A bold label that names reading material: "**Articles**", "**Discussions**"."""
 MAX_LIST_ITEMS = 8
 CODE_DOCUMENTS = 2
 """Code is taken from the two best sources only; a lower one's block is rarely the answer."""
@@ -177,6 +184,9 @@ class Excerpt(Place):
     """Weighted share of the question's topic terms in the unit (and its headings)."""
     note: bool = False
     """A sentence of ours, not the book's: printed without a citation."""
+    pointer: bool = False
+    """Whether the unit only points elsewhere (a reading list, a "See also" section): it
+    answers nothing itself."""
 
 
 def _term_weights(wanted: frozenset[int], units: list[str]) -> dict[int, float]:
@@ -222,7 +232,14 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
             place = Excerpt(document, position, unit.group, unit.ordered, unit.text, unit.nested)
             headed = bool(heading & topic)
             excerpts.append(
-                replace(place, score=score, coverage=coverage, topic=topic, headed=headed)
+                replace(
+                    place,
+                    score=score,
+                    coverage=coverage,
+                    topic=topic,
+                    headed=headed,
+                    pointer=pointer,
+                )
             )
     return excerpts
 
@@ -230,7 +247,9 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
 def _reading_list(units: list[Unit]) -> set[int]:
     """Positions of the units that only point elsewhere: a list whose every item is one link
     ("- **[You Might Not Need Redux](…)**"), with the sentence that introduces it as further
-    reading ("For more thoughts on how Redux is meant to be used, see:"). A list of links
+    reading ("For more thoughts on how Redux is meant to be used, see:") or the bold label
+    that names it so ("**Discussions**", whose "#291: Trying to put API calls in the right
+    place" would answer "Where do I put API calls?" in a link's title). A list of links
     without such a lead-in can be the answer (the tools that make ESLint and Prettier agree)."""
     groups: dict[int, list[int]] = {}
     for position, unit in enumerate(units):
@@ -242,7 +261,8 @@ def _reading_list(units: list[Unit]) -> set[int]:
         if lead < 0 or not all(LINK_ITEM.match(units[p].text) for p in positions):
             continue
         lead_in = units[lead].text
-        if ends_in_colon(lead_in) and READING_LEAD.search(lead_in):
+        reading_label = is_label(lead_in) and READING_LABEL.match(lead_in.strip("*_ "))
+        if (ends_in_colon(lead_in) and READING_LEAD.search(lead_in)) or reading_label:
             pointing.update([lead, *positions])
     return pointing
 
@@ -274,7 +294,8 @@ def select_excerpts(
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
-    excerpts = [e for e in every if not is_heading(e.text)]  # headings come with what they head
+    # headings come with what they head; a pointer elsewhere answers nothing
+    excerpts = [e for e in every if not is_heading(e.text) and not e.pointer]
     if not excerpts:
         return []
     structural = _structural(question, excerpts, headings)

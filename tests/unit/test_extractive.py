@@ -703,6 +703,27 @@ def test_a_list_of_links_offered_as_further_reading_is_not_quoted():
     assert "ProofMeter" in answer("Which tools measure a proofing kitchen?", [tools], ["Tools"])
 
 
+def test_a_list_of_links_under_a_label_naming_reading_is_not_quoted():
+    # the part of a split section that holds only its reading list: no heading above it
+    discussions = (
+        "**Discussions**\n\n"
+        "- [#291: Where to proof dough in a cold kitchen](https://example.org/issues/291)\n"
+        "- [Forum: Proofing dough in a cold kitchen](https://example.org/forum/7)"
+    )
+    teaching = "In a cold kitchen, proof the dough inside the switched-off oven with its lamp on."
+    said = answer(
+        "Where do I proof dough in a cold kitchen?",
+        [discussions, teaching],
+        ["Proofing FAQ", "Cold Kitchens"],
+    )
+    assert "switched-off oven" in said
+    assert "#291" not in said and "Discussions" not in said
+    # a label that does not name reading leaves its links to answer
+    tools = "**Thermometers**\n\n- [ProofMeter](https://example.org/pm)"
+    said = answer("Which thermometers suit a proofing kitchen?", [tools], ["Tools"])
+    assert "ProofMeter" in said
+
+
 def test_a_source_that_is_a_table_of_contents_is_not_quoted():
     faq = "Proofing in a cold kitchen takes longer. Keep the dough near the oven while it rises."
     contents = (
