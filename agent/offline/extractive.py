@@ -47,6 +47,7 @@ from agent.offline.cohesion import (
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
+    FLAG,
     TYPICAL_TOPIC_TERMS,
     Unit,
     answer_terms,
@@ -209,26 +210,29 @@ def _coverage(weights: dict[int, float], unit: frozenset[int], heading: frozense
 
 
 def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -> list[Excerpt]:
-    """Every unit of the parsed sources, scored for `question`."""
+    """Every unit of the parsed sources, scored for `question`. A flag the question writes
+    (`--write`) is met only where it is written, not by its word ("I want to write code")."""
     weighing = [u.text for units in parsed[:WEIGHING_SOURCES] for u in units]
     weights = _term_weights(answer_terms(question), weighing)
+    flags = _flag_terms(question)
     excerpts = []
     for document, units in enumerate(parsed):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
         own = headings[document] if document < len(headings) else ""
-        heading = terms(own)
+        heading = _written_terms(own, flags)
         links_only = titles_section("references", own)  # a "See also" or contents section
         reading_list = _reading_list(units)
         for position, unit in enumerate(units):
             if is_heading(unit.text):
-                heading = terms(heading_text(unit.text))
+                heading = _written_terms(heading_text(unit.text), flags)
                 links_only = titles_section("references", heading_text(unit.text))
             pointer = links_only or position in reading_list
-            coverage = 0.0 if pointer else _coverage(weights, terms(unit.text), heading)
+            said = _written_terms(unit.text, flags)
+            coverage = 0.0 if pointer else _coverage(weights, said, heading)
             if emphasised(unit.text):
                 coverage = min(1.0, coverage * EMPHASIS_CREDIT)
             score = coverage * prior + 0.05 / (1 + position)
-            topic = frozenset(weights) & (terms(unit.text) | heading)
+            topic = frozenset(weights) & (said | heading)
             place = Excerpt(document, position, unit.group, unit.ordered, unit.text, unit.nested)
             headed = bool(heading & topic)
             excerpts.append(
@@ -242,6 +246,25 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
                 )
             )
     return excerpts
+
+
+def _flag_terms(question: str) -> dict[str, frozenset[int]]:
+    """Each command-line flag the question writes, with its terms that the rest of the question
+    does not say in words."""
+    lowered = question.lower()
+    flags = FLAG.findall(lowered)
+    plain = terms(FLAG.sub(" ", lowered))
+    return {flag: terms(flag) - plain for flag in flags}
+
+
+def _written_terms(text: str, flags: dict[str, frozenset[int]]) -> frozenset[int]:
+    """The terms of `text`, less those of each of `flags` it does not write as the flag."""
+    found = terms(text)
+    lowered = text.lower()
+    for flag, flag_terms in flags.items():
+        if flag not in lowered:
+            found -= flag_terms
+    return found
 
 
 def _reading_list(units: list[Unit]) -> set[int]:

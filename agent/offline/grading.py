@@ -26,6 +26,7 @@ from agent.offline.condense import appended_topic, asking_part
 from agent.offline.text import (
     BOLD,
     COMPOUND,
+    FLAG,
     QUOTED,
     asking_sentences,
     asks_how_to,
@@ -52,8 +53,6 @@ PLAIN_CAPITALISED = re.compile(r"[A-Z][a-z]+")
 """A word capitalised as a name is ("Go", "Kotlin"), not all-caps, CamelCase or code."""
 FILE_TYPE = re.compile(r"(?<![\w.])\.[A-Za-z][A-Za-z0-9]{0,9}\b")
 """A file type by its extension, as a question writes it: `.scss`, `*.vue`."""
-FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
-"""A command-line flag as a question writes it: `--frozen-lockfile`."""
 
 
 OWN_SUBJECT_SHARE = 0.1

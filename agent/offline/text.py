@@ -221,6 +221,8 @@ QUESTION_SENTENCE_END = re.compile(rf"(?<=\?)\s+|{SENTENCE_END.pattern}")
 follows (readers type on in lower case: "what is recast? the docs say it was forked")."""
 SENTENCE_ENDS = ".?!:"
 FENCE = re.compile(r"^(`{3,}|~{3,})")
+FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
+"""A command-line flag as a question writes it: `--frozen-lockfile`."""
 CODE_NAME = re.compile(r"`[^`]+`|(?<!\S)\S*[-_./@]\w\S*|(?<!\w)\w*[a-z][A-Z]\w*")
 ORDERED_ITEM = re.compile(r"^\d+[.)]\s+")
 ADMONITION = re.compile(r"^:::")

@@ -724,6 +724,21 @@ def test_a_list_of_links_under_a_label_naming_reading_is_not_quoted():
     assert "ProofMeter" in said
 
 
+def test_a_flag_is_met_where_it_is_written_not_by_its_word():
+    said = answer(
+        "What does --bake do?",
+        [
+            "This fires every loaf in the queue at once.",
+            "I want to bake bread, not clean ovens.",
+            "Note that `--bake` cannot be used with `--dry-run`.",
+        ],
+        ["`--bake`", "Why OvenOS?", "`--dry-run`"],
+    )
+    assert "fires every loaf" in said
+    assert "cannot be used with" in said
+    assert "I want to bake bread" not in said
+
+
 def test_a_source_that_is_a_table_of_contents_is_not_quoted():
     faq = "Proofing in a cold kitchen takes longer. Keep the dough near the oven while it rises."
     contents = (
