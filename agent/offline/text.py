@@ -60,10 +60,12 @@ ask about the topic ("how does the robot remember", "what do I need to know abou
 HEADING = re.compile(r"^#{1,6}\s+\S")
 LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 CODE_INTENT = re.compile(
-    r"\b(code|snippet|example|command|commands|script|how do i (write|run|launch|"
-    r"create|build|install|start|configure)|show me|syntax|cli|terminal)\b",
+    r"\b(code|snippet|example|(?<!speech )(?<!voice )(?<!spoken )(?<!verbal )commands?|script"
+    r"|how do i (write|run|launch|create|build|install|start|configure)|show me|syntax|cli"
+    r"|terminal)\b",
     re.IGNORECASE,
 )
+"""Words that ask for code or a command line; a spoken command ("a voice command") is none."""
 WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat(?:'s| is) the (?:reason|point)\b", re.I)
 REASON = re.compile(
     r"\b(?:because|since|so that|therefore|thus|hence|due to|the reason|otherwise|"

@@ -156,6 +156,9 @@ def test_a_request_for_code_is_read_from_how_it_asks_not_from_a_books_nouns():
     assert not asks_for_code("What does a launch file start?")  # a topic, in one book
     assert asks_for_code("Give me an example launch file")
     assert asks_for_code("How do I write a reducer?")
+    # a spoken command is what the robot hears, not a command line
+    assert not asks_for_code("How do I turn a voice command into oven actions?")
+    assert asks_for_code("Which command lists the ovens?")
 
 
 def test_a_request_for_code_is_read_from_the_sentences_that_ask():
