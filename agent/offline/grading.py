@@ -35,6 +35,7 @@ from agent.offline.text import (
     identifier_like,
     outside_code_blocks,
     placed_words,
+    pointed_names,
     question_names,
     terms,
     text_defines,
@@ -148,17 +149,21 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
 
 
 def unexplained_subject(question: str, vocabulary: Vocabulary, kept: list[Candidate]) -> str:
-    """The thing a question asks to be defined ("What's xacro?"), when the book mentions it
-    only in passing (in at most `PASSING_MENTIONS` chunks: the thing may be any words, so one
-    that titles no section is not rare for that, as a name would be in `passing_names`) and no
-    `kept` chunk explains it (`_explains`). The passing mention (a list of build tools, a
-    namespace in an example) is all an answer could quote, and it does not say what the thing
-    is. "" when the question asks no such thing or the book explains it."""
+    """The thing a question asks to be defined ("What's xacro?", or a name of the scene it
+    points back at: "…moved to useSyncExternalStore. What is that hook?"), when the book
+    mentions it only in passing (in at most `PASSING_MENTIONS` chunks: the thing may be any
+    words, so one that titles no section is not rare for that, as a name would be in
+    `passing_names`) and no `kept` chunk explains it (`_explains`). The passing mention (a list
+    of build tools, a namespace in an example) is all an answer could quote, and it does not
+    say what the thing is. "" when the question asks no such thing or the book explains it."""
     thing = defined_thing(question)
-    if not thing or not 0 < _mentions_of(thing, vocabulary) <= PASSING_MENTIONS:
-        return ""
-    subject = thing_terms(thing)
-    return "" if any(_explains(c["payload"], subject) for c in kept) else thing
+    for asked in [thing] if thing else pointed_names(question):
+        if not 0 < _mentions_of(asked, vocabulary) <= PASSING_MENTIONS:
+            continue
+        subject = thing_terms(asked)
+        if not any(_explains(c["payload"], subject) for c in kept):
+            return asked
+    return ""
 
 
 def _explains(payload: dict, subject: frozenset[int]) -> bool:

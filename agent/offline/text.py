@@ -450,14 +450,31 @@ def defined_thing(question: str) -> str:
     node?": "ROS 2 node"), or "" when it asks something else. The words after "in", "of"…
     narrow the question ("What is a reducer in Redux terms?"), not the thing defined, and a
     second ask after "and" ("What is X and how does it differ from Y?") is another part."""
-    asked = QUESTION_SENTENCE_END.split(asking_sentences(question))[0]  # "What is X? Is it…?"
-    if len(asked) > MAX_DEFINITION_QUESTION:
-        return ""
-    found = next((m for p in DEFINITION_ASKED if (m := p.match(asked))), None)
-    words = found["subject"].strip("\"'`\u201c\u201d ").split() if found else []
+    words = _defined_words(question)
     if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS | JUDGING_WORDS:
         return ""
     return " ".join(words)
+
+
+def pointed_names(question: str) -> list[str]:
+    """The names a question that asks what something is points back at, in the scene it sets
+    before asking ("I read that React-Redux moved to useSyncExternalStore. What is that
+    hook?": "React-Redux", "useSyncExternalStore"); none when it asks no such thing."""
+    words = _defined_words(question)
+    if not words or words[0].lower() not in POINTING_WORDS:
+        return []
+    asked = set(question_names(asking_sentences(question)))
+    return [name for name in question_names(question) if name not in asked]
+
+
+def _defined_words(question: str) -> list[str]:
+    """The words of what the asking sentence asks to be defined, as written; none when it asks
+    no such thing (or is too long to be asking only that)."""
+    asked = QUESTION_SENTENCE_END.split(asking_sentences(question))[0]  # "What is X? Is it…?"
+    if len(asked) > MAX_DEFINITION_QUESTION:
+        return []
+    found = next((m for p in DEFINITION_ASKED if (m := p.match(asked))), None)
+    return found["subject"].strip("\"'`\u201c\u201d ").split() if found else []
 
 
 def defined_subject(question: str) -> frozenset[int]:

@@ -216,6 +216,19 @@ def test_asked_what_a_thing_mentioned_in_passing_is_a_chunk_must_explain_it():
     assert unexplained_subject("Where does the banneton go?", vocabulary, [listed]) == ""
 
 
+def test_asked_what_a_name_of_the_scene_is_by_pointing_back_a_chunk_must_explain_it():
+    vocabulary = Vocabulary(
+        {**{t: 40 for t in terms("dough oven bread")}, **{t: 1 for t in terms("ProofMate")}}, 200
+    )
+    question = "My baker switched the dough to ProofMate. What is that thing?"
+    mentioned = chunk("Since the last release, the oven also runs ProofMate on the dough.")
+    assert unexplained_subject(question, vocabulary, [mentioned]) == "ProofMate"
+    explained = chunk("**ProofMate** is a cabinet that keeps the dough warm while it rises.")
+    assert unexplained_subject(question, vocabulary, [explained]) == ""
+    # a question that asks something else of the scene's name is left to the other rules
+    assert unexplained_subject("I use ProofMate. How long?", vocabulary, [mentioned]) == ""
+
+
 def test_a_name_only_in_the_scene_a_question_sets_is_the_readers_setting():
     vocabulary = Vocabulary(
         {
