@@ -395,6 +395,8 @@ async def rewrite(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
 
 
 def _rewritten_offline(question: str, history: list[AnyMessage]) -> str:
+    """`rewrite`'s query without an LLM: the question as a follow-up of the conversation when
+    it was read on its own and there is an earlier topic; else its topic words."""
     if not appended_topic(question)[1]:
         follow_up = with_earlier_topic(question, history)
         if follow_up != question:
