@@ -18,7 +18,7 @@ from langchain_core.messages import AnyMessage, HumanMessage
 from agent.offline.text import (
     asking_sentences,
     framing_terms,
-    question_names,
+    scene_names,
     terms,
     topic_terms,
 )
@@ -80,11 +80,6 @@ def with_earlier_topic(question: str, history: Sequence[AnyMessage]) -> str:
         w for w in topic_words(" ".join(earlier)) if w.lower() not in own and w not in setting
     ]
     return f"{question} ({' '.join(context)})" if context else question
-
-
-def scene_names(turn: str) -> set[str]:
-    """The names a turn mentions only in the scene it sets before it asks."""
-    return set(question_names(turn)) - set(question_names(asking_sentences(turn)))
 
 
 def about_the_page(question: str, page_title: str | None) -> str | None:

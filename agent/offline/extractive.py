@@ -260,6 +260,8 @@ def _flag_terms(question: str) -> dict[str, frozenset[int]]:
 def _written_terms(text: str, flags: dict[str, frozenset[int]]) -> frozenset[int]:
     """The terms of `text`, less those of each of `flags` it does not write as the flag."""
     found = terms(text)
+    if not flags:
+        return found
     lowered = text.lower()
     for flag, flag_terms in flags.items():
         if flag not in lowered:

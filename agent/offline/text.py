@@ -463,6 +463,11 @@ def pointed_names(question: str) -> list[str]:
     words = _defined_words(question)
     if not words or words[0].lower() not in POINTING_WORDS:
         return []
+    return scene_names(question)
+
+
+def scene_names(question: str) -> list[str]:
+    """The names a question mentions only in the scene it sets before it asks."""
     asked = set(question_names(asking_sentences(question)))
     return [name for name in question_names(question) if name not in asked]
 
