@@ -44,6 +44,12 @@ REFERRING = frozenset(("it", "this", "they", "these", "its", "their"))
 EARLY_PRONOUNS = frozenset(("it", "they", "them"))
 """Pronouns that, among a sentence's first words, usually name something said before."""
 EARLY_WORDS = 6
+SEQUENCE_WORDS = frozenset(("then", "afterwards"))
+"""Words by which a sentence early on says it comes after the one before it ("The middleware
+will then inject that value…")."""
+CONDITIONS = frozenset(("if", "when", "once", "after", "before", "until", "whenever"))
+"""Words that open a clause within the sentence that its own "then" follows ("If it fails,
+then…")."""
 CLOSING_DEMONSTRATIVES = frozenset(("this", "that", "these", "those", "them"))
 """A sentence ending "…the standard framework for that." names what came before."""
 CLOSING_REFERENCES = frozenset(("the two", "the other", "the others", "the former", "the latter"))
@@ -83,8 +89,8 @@ P = TypeVar("P", bound=Place)
 
 def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
-    or a connective ("However", "Another"), names "it"/"them" or "do this" among its first
-    words, or ends on "that" or "the two" (not on "like this:", which introduces what
+    or a connective ("However", "Another"), names "it"/"them", "do this" or "then" among its
+    first words, or ends on "that" or "the two" (not on "like this:", which introduces what
     follows)."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
@@ -96,9 +102,21 @@ def leans_back(sentence: str) -> bool:
         or opening.startswith(OPENING_PHRASES)
         or any(word in EARLY_PRONOUNS for word in words[1:EARLY_WORDS])
         or bool(DOING_IT.search(" ".join(words[:EARLY_WORDS])))
+        or _follows_on(words[:EARLY_WORDS])
         or (not introduces_next and words[-1] in CLOSING_DEMONSTRATIVES)
         or (not introduces_next and " ".join(words[-2:]) in CLOSING_REFERENCES)
     )
+
+
+def _follows_on(words: list[str]) -> bool:
+    """Whether a sentence's first words say it comes next ("The middleware will then inject
+    that extra value…"), not after a condition of its own ("If it fails, then…")."""
+    for place, word in enumerate(words):
+        if word in CONDITIONS:
+            return False
+        if place and word in SEQUENCE_WORDS:
+            return True
+    return False
 
 
 def opens_with_reference(sentence: str) -> bool:

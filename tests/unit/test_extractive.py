@@ -47,6 +47,22 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert not leans_back("With the oven hot, we can now bake the loaves like this:")
 
 
+def test_a_sentence_that_says_it_comes_next_leans_back():
+    assert leans_back("The baker will then score that loaf with a lame.")
+    assert not leans_back("If the crust browns, then lower the heat.")
+    assert not leans_back("A lame is a razor for scoring.")
+
+
+def test_the_sentence_a_then_follows_is_quoted_with_it():
+    text = (
+        "You can give the proofing cabinet a humidity tray. "
+        "The cabinet will then keep that moisture around every loaf. "
+        "A lame is a razor for scoring."
+    )
+    said = answer("How do I keep moisture around every loaf?", [text], ["Proofing"])
+    assert said.index("humidity tray") < said.index("keep that moisture")
+
+
 def test_a_numbered_list_is_kept_whole_when_one_step_answers():
     text = (
         "Shaping a loaf takes four steps:\n\n"
