@@ -429,13 +429,14 @@ def _answer_extractively(
     documents = state["documents"]
     texts = [d["payload"]["text"] for d in documents]
     headings = [d["payload"].get("heading", "") for d in documents]
+    titles = [d["payload"].get("title", "") for d in documents]
     question = state["standalone_question"]
     everyday = vocabulary.everyday(answer_terms(question))
     structural = frozenset(
         i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
     )
     excerpts = extractive.select_excerpts(
-        question, texts, headings, everyday, structural, sure_of_best_source(state)
+        question, texts, headings, everyday, structural, sure_of_best_source(state), titles
     )
     order = list(dict.fromkeys(e.document for e in excerpts))
     numbers = {document: n for n, document in enumerate(order, start=1)}

@@ -299,6 +299,7 @@ def select_excerpts(
     everyday: frozenset[int] = frozenset(),
     structural_sources: frozenset[int] = frozenset(),
     sure_of_best: bool = False,
+    titles: list[str] | None = None,
 ) -> list[Excerpt]:
     """The excerpts of `texts` (best document first) that answer `question`, in reading order.
 
@@ -334,7 +335,8 @@ def select_excerpts(
     chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects)
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
-        chosen += _named_sections(question, parsed, headings, chosen, excerpts, everyday, subject)
+        named_by = (headings, titles or [])
+        chosen += _named_sections(question, parsed, named_by, chosen, excerpts, everyday, subject)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -495,7 +497,7 @@ def _prose(
 def _named_sections(
     question: str,
     parsed: list[list[Unit]],
-    headings: list[str],
+    named_by: tuple[list[str], list[str]],
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
     everyday: frozenset[int],
@@ -507,22 +509,31 @@ def _named_sections(
     source that names the topic in passing, and the section named after it says what it is.
     A heading that is exactly the part's name comes before a longer one that holds it
     (`--check` before `--debug-check`, which answers the other side of "--check vs
-    --debug-check"). For a question that asks what `subject` is, the section's unit that says
-    it speaks, even when the section has spoken without saying it ("A store enhancer is a
+    --debug-check"). A side of a comparison that no heading names is named by a source's page
+    title ("the difference between URDF and SDF": the URDF lesson's "Links and Joints", after
+    "Worlds in SDF" said "Unlike URDF…"), and its unit that says what the side is comes
+    first. For a question that asks what `subject` is, the section's unit that says it
+    speaks, even when the section has spoken without saying it ("A store enhancer is a
     higher-order function…" from the glossary's "Store enhancer", after its "you'll never
     write a store enhancer"). A heading that shares only `everyday` terms with the question
-    does not name it."""
+    does not name it. `named_by` holds the sources' headings and page titles."""
+    headings, titles = named_by
     by_place = {(e.document, e.position): e for e in excerpts}
     heading_terms = [terms(h) for h in headings]
     said = [*chosen]
     asked = appended_topic(question)[0]
-    for part in question_parts(asked) or [asked]:
+    parts = question_parts(asked)
+    for part in parts or [asked]:
         wanted = answer_terms(part)
         naming = [
             d
             for d, h in enumerate(heading_terms)
             if wanted and 2 * len(wanted & h) >= len(wanted) and (wanted & h) - everyday
         ]
+        side: frozenset[int] = frozenset()
+        if not naming and len(parts) > 1 and wanted - everyday:
+            naming = [d for d, title in enumerate(titles) if wanted <= terms(title)]
+            side = wanted
         if not naming:
             continue
         document = next((d for d in naming if heading_terms[d] == wanted), naming[0])
@@ -535,7 +546,7 @@ def _named_sections(
             if e.document == document and (e.document, e.position) in by_place
         ]
         readable = [e for e in own if _readable(e.text)]
-        defining = [e for e in readable if defines(e.text, subject)]
+        defining = [e for e in readable if defines(e.text, subject or side)]
         if defining or (readable and not spoken):
             best = max(defining or readable, key=lambda e: e.score)
             said.append(by_place[(best.document, best.position)])

@@ -309,6 +309,15 @@ async def test_a_comparison_is_answered_from_the_sections_that_teach_it_not_the_
     ]
 
 
+async def test_each_side_of_a_comparison_is_said_where_its_lesson_says_what_it_is(book):
+    # no heading names URDF: its lesson's "Links and Joints" says what it is, after "Worlds in
+    # SDF" has named it in passing ("Unlike URDF, SDF can describe a whole scene")
+    result = await ask(book, "What's the difference between URDF and SDF?")
+    headings = [source["heading"] for source in result["sources"]]
+    assert "Worlds in SDF" in headings and "Links and Joints" in headings
+    assert "**Unified Robot Description Format (URDF)** is an XML format" in result["answer"]
+
+
 async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
     # the Launch Files lesson's prerequisites ("You should have written the talker and
     # listener of Nodes and Topics…") share the question's words but answer nothing

@@ -574,6 +574,26 @@ def test_each_side_of_a_comparison_is_said_by_the_section_named_after_it():
     assert "on the bench at room temperature" in said
 
 
+def test_a_side_with_no_section_of_its_own_is_said_by_the_page_named_after_it():
+    proofer = (
+        "A bakery describes its proofers in a **rack sheet**. "
+        "Unlike a recipe card, a rack sheet lists every shelf and its humidity."
+    )
+    card = (
+        "A **recipe card** is a printed sheet that lists one loaf's ingredients and steps. "
+        "Cards are kept in a box by the oven."
+    )
+    question = "What's the difference between a recipe card and a rack sheet?"
+    headings = ["Rack sheets", "Ingredients and steps"]
+    titles = ["Proofing", "Writing Recipe Cards"]
+    excerpts = select_excerpts(question, [proofer, card], headings, titles=titles)
+    numbers = {document: n for n, document in enumerate(sorted({e.document for e in excerpts}), 1)}
+    said = "".join(compose(excerpts, numbers))
+    assert "lists every shelf" in said
+    assert "printed sheet that lists one loaf" in said
+    assert "printed sheet" not in answer(question, [proofer, card], headings)
+
+
 def test_a_side_is_said_by_the_section_named_exactly_after_it_not_one_that_holds_its_word():
     dry_run = "`--dry-bake` runs every step without heating the oven, and reports the timings."
     bake = "`--bake` heats the oven and bakes every loaf on the list."
