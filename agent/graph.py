@@ -433,7 +433,10 @@ def _answer_extractively(
     question = state["standalone_question"]
     everyday = vocabulary.everyday(answer_terms(question))
     structural = frozenset(
-        i for i, d in enumerate(documents) if d["payload"].get("section_type") == "structural"
+        i
+        for i, d in enumerate(documents)
+        if d["payload"].get("section_type") == "structural"
+        and not extractive.states_requirements(question, headings[i], titles[i], everyday)
     )
     excerpts = extractive.select_excerpts(
         question, texts, headings, everyday, structural, sure_of_best_source(state), titles

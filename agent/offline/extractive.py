@@ -57,6 +57,7 @@ from agent.offline.text import (
     asks_how_to,
     asks_knowledge,
     asks_name,
+    asks_requirement,
     asks_why,
     defined_subject,
     defined_thing,
@@ -367,6 +368,17 @@ def select_excerpts(
     ):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def states_requirements(question: str, heading: str, title: str, everyday: frozenset[int]) -> bool:
+    """Whether a structural section says what the question asks its subject to require rather
+    than restating what other sections teach: the prerequisites of the page the question
+    names, when it asks what is needed ("Does it need a GPU? (Isaac Sim)": Isaac Sim
+    Fundamentals' "You need tier 2 hardware: an NVIDIA RTX GPU…"). Otherwise a page's
+    prerequisites list what to have done before it ("You should have written the talker and
+    listener…" for "How do I see what topics are running?")."""
+    named = (terms(title) & answer_terms(question)) - everyday
+    return bool(named) and asks_requirement(question) and titles_section("prerequisites", heading)
 
 
 def _said(unit: str) -> str:

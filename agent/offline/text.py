@@ -85,6 +85,8 @@ ADVICE = re.compile(
     r"|\bdo not\b|\bdon't\b|\bnever\b|\bgood idea\b|\bbad idea\b",
     re.I,
 )
+REQUIREMENT_ASKED = re.compile(r"\b(?:needs?|required?|requires|requirements?)\b", re.I)
+"""Words by which a question asks what a thing needs ("Does it need a GPU?")."""
 NAME_ASKED = re.compile(
     r"\b(?:which|what)\s+(?:\w+\s+)?(?:options?|settings?|flags?|config(?:uration)?s?|keys?"
     r"|propert(?:y|ies)|parameters?|api|calls?|functions?|methods?|hooks?|plugins?|packages?)\b"
@@ -526,6 +528,12 @@ def states_amount(sentence: str) -> bool:
     seconds", "10 ms", "twice"): a bare number is as often a version, a count of nothing or an
     index."""
     return bool(AMOUNT.search(INLINE_CODE.sub(" ", sentence)))
+
+
+def asks_requirement(question: str) -> bool:
+    """Whether the question asks what something needs or requires ("Does Isaac Sim need a
+    GPU?", "What are the hardware requirements?")."""
+    return bool(REQUIREMENT_ASKED.search(asking_sentences(question)))
 
 
 def asks_name(question: str) -> bool:

@@ -318,6 +318,15 @@ async def test_each_side_of_a_comparison_is_said_where_its_lesson_says_what_it_i
     assert "**Unified Robot Description Format (URDF)** is an XML format" in result["answer"]
 
 
+async def test_what_a_lesson_s_subject_needs_is_answered_from_its_prerequisites(book):
+    # the Isaac Sim lesson's prerequisites name the GPU it needs; a structural section is
+    # otherwise held back as restating what other sections teach
+    history = [HumanMessage("What is Isaac Sim?"), AIMessage("A robotics simulator.")]
+    result = await ask(book, "does it need a GPU?", history)
+    assert result["sources"][0]["heading"] == "Prerequisites"
+    assert result["answer"].startswith("You need tier 2 hardware: an NVIDIA RTX GPU")
+
+
 async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
     # the Launch Files lesson's prerequisites ("You should have written the talker and
     # listener of Nodes and Topics…") share the question's words but answer nothing

@@ -7,6 +7,7 @@ from agent.offline.extractive import (
     Excerpt,
     compose,
     select_excerpts,
+    states_requirements,
 )
 from agent.offline.text import parse_units, terms
 
@@ -1071,3 +1072,14 @@ def test_another_source_holding_all_the_question_asks_about_speaks_by_one_word()
     ]
     said = answer("How do I clean and store it? (banneton)", sources, ["Care", "Keeping"])
     assert "dry cupboard" in said
+
+
+def test_a_pages_prerequisites_say_what_its_subject_needs_when_that_is_asked():
+    question = "Does it need a stone deck? (Hearth Ovens)"
+    assert states_requirements(question, "Prerequisites", "Hearth Ovens", frozenset())
+    # another page's prerequisites, or a question that asks no requirement, restate
+    assert not states_requirements(question, "Prerequisites", "Proofing", frozenset())
+    assert not states_requirements(
+        "How hot do hearth ovens get?", "Prerequisites", "Hearth Ovens", frozenset()
+    )
+    assert not states_requirements(question, "Key Takeaways", "Hearth Ovens", frozenset())
