@@ -30,6 +30,7 @@ from agent.offline.text import (
     QUOTED,
     asking_sentences,
     asks_how_to,
+    asks_of_scene,
     compounds,
     defined_thing,
     identifier_like,
@@ -120,11 +121,16 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     of what is asked (a warning that names Terser does not say how to keep Terser's class
     names). A name only in the scene a question sets ("Updating the store from a setTimeout
     callback causes glitches. How do I fix that?") is the reader's setting, not what they ask
-    about: it needs no chunk that names it.
+    about: it needs no chunk that names it, unless the asking sentence asks about a thing of
+    the scene by "its" ("I use Sublime Text with the JsPrettier package. Which setting in its
+    settings file…", `asks_of_scene`).
     """
     asked = appended_topic(question)[0]
     asking = asking_sentences(asked)
-    in_asking = {name: _writes(asking, name) for name in _question_names(question, vocabulary)}
+    of_scene = asks_of_scene(asked)
+    in_asking = {
+        name: of_scene or _writes(asking, name) for name in _question_names(question, vocabulary)
+    }
     rare = [name for name, asked_of in in_asking.items() if _passing(name, vocabulary, asked_of)]
     if not rare:  # most questions: the kept chunks need not be read
         return []

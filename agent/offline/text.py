@@ -468,6 +468,18 @@ def pointed_names(question: str) -> list[str]:
     return scene_names(question)
 
 
+OWNED_BY_THE_SCENE = re.compile(r"\bits\b", re.IGNORECASE)
+"""A possessive by which an asking sentence asks about a thing the scene named ("I use Sublime
+Text with the JsPrettier package. Which setting in its settings file…")."""
+
+
+def asks_of_scene(question: str) -> bool:
+    """Whether the question's asking sentences ask about a thing its scene named, by "its",
+    rather than about the reader's situation ("…causes glitches. How do I fix that?")."""
+    asking = asking_sentences(question)
+    return asking != question.strip() and bool(OWNED_BY_THE_SCENE.search(asking))
+
+
 def scene_names(question: str) -> list[str]:
     """The names a question mentions only in the scene it sets before it asks."""
     asked = set(question_names(asking_sentences(question)))

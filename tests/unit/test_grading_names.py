@@ -245,6 +245,22 @@ def test_a_name_only_in_the_scene_a_question_sets_is_the_readers_setting():
     assert passing_names(asked, vocabulary, kept) == ["setTimeout"]
 
 
+def test_a_name_of_the_scene_that_the_asking_sentence_owns_by_its_is_asked_about():
+    vocabulary = Vocabulary(
+        {
+            **{t: 40 for t in terms("oven timer setting bake save file")},
+            **{t: 1 for t in terms("BakeMate")},
+        },
+        200,
+    )
+    kept = [chunk("Set the oven timer in the settings file before you bake.")]
+    owned = "My bakery runs the BakeMate app. Which setting in its settings file starts the oven?"
+    assert passing_names(owned, vocabulary, kept) == ["BakeMate"]
+    # a name the reader only sets the scene with stays their setting
+    setting = "My bakery runs the BakeMate app. Which setting starts the oven timer?"
+    assert passing_names(setting, vocabulary, kept) == []
+
+
 def test_how_to_use_a_name_needs_a_chunk_about_it_not_one_line_of_a_catalogue():
     vocabulary = Vocabulary(
         {**{t: 40 for t in terms("store state app inspect")}, **{t: 1 for t in terms("Tron")}}, 200
