@@ -176,6 +176,9 @@ a process…", "The reality gap is…")."""
 LITERAL = re.compile(r"^(?:true|false|null|undefined|none|-?\d[\w.]*|\"[^\"]*\"|'[^']*')$", re.I)
 """A code span that is a value, not a name: `true`, `"auto"`, `80`."""
 NAME_LETTERS = re.compile(r"[A-Za-z]{2}")
+BARE_WORD = re.compile(r"[a-z]+")
+"""A code span of one lower-case word (`auto`, `off`): as often an option's value as a name; a
+name asked for is written as one (`embeddedLanguageFormatting: "off"`, `--no-semi`)."""
 """A name has letters: `>` or `{}` is a symbol the prose talks about."""
 AMOUNT_ASKED = re.compile(
     r"\bhow (?:long|many|much|often|big|large|small|far|fast|soon|old|frequently)\b", re.I
@@ -556,14 +559,18 @@ def asks_name(question: str) -> bool:
 
 def names_in_code(unit: str, said: frozenset[int] = frozenset()) -> bool:
     """Whether a unit writes a name in code (`--bracket-same-line`, `bracketSameLine: <bool>`,
-    a short configuration block), not only a value (`true`, `"auto"`) or one word of `said`
-    (the question's terms: "a tagged template with a tag named `html`" answers "HTML inside a
-    template string: what setting controls that?" with the reader's own word, not a setting;
-    `--end-of-line`, made of the words of "line endings", is the setting)."""
-    if is_code(unit):
+    a short configuration block, or a flag in a table, where MDX docs write code as HTML that
+    the book's text keeps plain), not only a value (`true`, `"auto"`, a lone `off`) or one
+    word of `said` (the question's terms: "a tagged template with a tag named `html`" answers
+    "HTML inside a template string: what setting controls that?" with the reader's own word,
+    not a setting; `--end-of-line`, made of the words of "line endings", is the setting)."""
+    if is_code(unit) or (is_table(unit) and FLAG.search(INLINE_CODE.sub(" ", unit))):
         return True
     return any(
-        NAME_LETTERS.search(span) and not LITERAL.match(span.strip()) and not _one_of(span, said)
+        NAME_LETTERS.search(span)
+        and not LITERAL.match(span.strip())
+        and not BARE_WORD.fullmatch(span.strip())
+        and not _one_of(span, said)
         for span in INLINE_CODE.findall(unit)
     )
 

@@ -197,6 +197,10 @@ def test_names_asked_for_and_written_in_code():
     assert names_in_code("Set `topHeat` lower.") and names_in_code("```toml\nsteam = 2\n```")
     assert not names_in_code("- `true` - Bake with steam.") and not names_in_code('Use `"auto"`.')
     assert not names_in_code("Put the `>` of a tag on the last line.")
+    # a lone lower-case word in code is as often a value; a table may write its names plain
+    assert not names_in_code("Switch between the default (`auto`) and no steam (`off`).")
+    assert names_in_code('| `"auto"` | --steam-mode=\\<off&#124;auto> | steamMode: "off" |')
+    assert not names_in_code("Danger: deprecated, use --steam-mode instead.")
     asked = terms("My rye loaves burn. What setting controls that?")
     assert not names_in_code("Loaves marked `rye` bake longer.", asked)  # the reader's word
     assert names_in_code("Loaves marked `rye` bake at `ryeHeat`.", asked)
