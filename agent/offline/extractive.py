@@ -338,6 +338,7 @@ def select_excerpts(
         subject = defined_subject(question)
         named_by = (headings, titles or [])
         chosen += _named_sections(question, parsed, named_by, chosen, excerpts, everyday, subject)
+        chosen += _each_part(question, parsed, headings, chosen, excerpts, everyday)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -561,6 +562,39 @@ def _named_sections(
         defining = [e for e in readable if defines(e.text, subject or side)]
         if defining or (readable and not spoken):
             best = max(defining or readable, key=lambda e: e.score)
+            said.append(by_place[(best.document, best.position)])
+    return said[len(chosen) :]
+
+
+def _each_part(
+    question: str,
+    parsed: list[list[Unit]],
+    headings: list[str],
+    chosen: list[Excerpt],
+    excerpts: list[Excerpt],
+    everyday: frozenset[int],
+) -> list[Excerpt]:
+    """For a question in parts ("how do I get the state into the page, and then start the
+    browser's store from it?"), each part's best unit among the sources, scored by the part's
+    own words, when no unit chosen meets that part as well: units chosen for the whole
+    question favour the part whose words the sources repeat."""
+    parts = question_parts(appended_topic(question)[0])
+    if len(parts) < 2:
+        return []
+    by_place = {(e.document, e.position): e for e in excerpts}
+    said = [*chosen]
+    for part in parts:
+        scored = [
+            e
+            for e in _score_units(part, parsed, headings)
+            if (e.document, e.position) in by_place and _readable(e.text) and not e.pointer
+        ]
+        if not scored:
+            continue
+        best = max(scored, key=lambda e: e.score)
+        meeting = {(e.document, e.position): e.coverage for e in scored}
+        met = max((meeting.get((e.document, e.position), 0.0) for e in said), default=0.0)
+        if best.coverage >= STRONG_COVERAGE and best.coverage > met and best.topic - everyday:
             said.append(by_place[(best.document, best.position)])
     return said[len(chosen) :]
 

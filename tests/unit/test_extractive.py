@@ -1083,3 +1083,21 @@ def test_a_pages_prerequisites_say_what_its_subject_needs_when_that_is_asked():
         "How hot do hearth ovens get?", "Prerequisites", "Hearth Ovens", frozenset()
     )
     assert not states_requirements(question, "Key Takeaways", "Hearth Ovens", frozenset())
+
+
+def test_each_part_of_a_question_is_met_by_its_best_unit():
+    text = (
+        "A shaper's job is to take the recipe and keep returning a Tray from shape. "
+        "The shape callback keeps returning a Tray for each sub-loaf of the recipe. "
+        "Bakewell calls shape for every recipe and keeps the returning loaves. "
+        "Bakewell samples keep returning one loaf from shape. "
+        "Recipe samples keep returning one Tray from shape each time. "
+        "Shapers turn dough into a Bakewell intermediate form, also known as a Tray."
+    )
+    said = answer(
+        "What's a Tray in Bakewell? The recipe samples keep returning one from shape.",
+        [text, "Ovens are cleaned nightly."],
+        ["Shapers", "Cleaning"],
+    )
+    # the units chosen for the whole question each hold "Tray" or "Bakewell", never both
+    assert "also known as a Tray" in said
