@@ -176,10 +176,10 @@ a process…", "The reality gap is…")."""
 LITERAL = re.compile(r"^(?:true|false|null|undefined|none|-?\d[\w.]*|\"[^\"]*\"|'[^']*')$", re.I)
 """A code span that is a value, not a name: `true`, `"auto"`, `80`."""
 NAME_LETTERS = re.compile(r"[A-Za-z]{2}")
+"""A name has letters: `>` or `{}` is a symbol the prose talks about."""
 BARE_WORD = re.compile(r"[a-z]+")
 """A code span of one lower-case word (`auto`, `off`): as often an option's value as a name; a
 name asked for is written as one (`embeddedLanguageFormatting: "off"`, `--no-semi`)."""
-"""A name has letters: `>` or `{}` is a symbol the prose talks about."""
 AMOUNT_ASKED = re.compile(
     r"\bhow (?:long|many|much|often|big|large|small|far|fast|soon|old|frequently)\b", re.I
 )
