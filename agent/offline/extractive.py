@@ -53,6 +53,7 @@ from agent.offline.text import (
     answer_terms,
     asks_advice,
     asks_amount,
+    asks_command_line,
     asks_for_code,
     asks_how_to,
     asks_knowledge,
@@ -72,11 +73,13 @@ from agent.offline.text import (
     is_heading,
     is_label,
     is_list_item,
+    is_shell_block,
     is_table,
     names_code,
     names_in_code,
     negated,
     parse_units,
+    says_command,
     states_amount,
     structural_intent,
     taught_elsewhere,
@@ -458,6 +461,10 @@ def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
     if not asks_for_code(question):
         return []
     code = [e for e in excerpts if is_code(e.text) and e.document < CODE_DOCUMENTS]
+    if asks_command_line(question):  # a command to type, before any program
+        near = [e for e in excerpts if e.document < CODE_DOCUMENTS and e.coverage > 0]
+        shell = [e for e in near if is_shell_block(e.text)]
+        code = shell or [e for e in near if says_command(e.text)] or code
     if not code:
         return []
     best = min(code, key=lambda e: (e.document, -e.score))  # rank beats a block's word overlap

@@ -613,6 +613,38 @@ def emphasised(unit: str) -> bool:
     return sum(len(span) for span in BOLD.findall(unit)) >= len(unit) / 2
 
 
+COMMAND_LINE_ASKED = re.compile(
+    r"\b(?:from|in|on|at|with) (?:the|a) (?:command[- ]line|terminal|shell)\b", re.I
+)
+"""Words by which a how-to asks for a command to type rather than a program ("…from the
+command line?"); a tool's CLI is a name ("the Prettier CLI")."""
+SHELL_BLOCK = re.compile(
+    r"^(`{3,}|~{3,})\s*(?:bash|sh|shell|console|zsh|fish|powershell|ps1|cmd)\b"
+)
+"""A code block in a shell's language."""
+SHELL_COMMAND = re.compile(r"`[^`\n]*\w[^`\n]* [^`\n]*\w[^`\n]*`")
+"""A command in a sentence's code span: two words or more (`ros2 service call /add …`)."""
+
+
+def asks_command_line(question: str) -> bool:
+    """Whether a how-to's asking sentences want a command to type ("How do I call a service
+    from the command line?"), not only say where a flag was passed ("…I pass a flag on the
+    command line, which one wins?")."""
+    asking = asking_sentences(question)
+    return asks_how_to(asking) and bool(COMMAND_LINE_ASKED.search(asking))
+
+
+def is_shell_block(unit: str) -> bool:
+    """Whether a unit is a code block in a shell's language (```bash, ```console)."""
+    return bool(SHELL_BLOCK.match(unit.lstrip()))
+
+
+def says_command(unit: str) -> bool:
+    """Whether a sentence gives a command in its code ("You can call a service from the terminal
+    too: `ros2 service call /add_two_ints …`")."""
+    return not is_code(unit) and bool(SHELL_COMMAND.search(unit))
+
+
 def asks_for_code(question: str) -> bool:
     """Whether the question wants code or a command rather than prose, by the sentences that
     ask: "I passed my own ignore file on the command line…" sets the scene and asks nothing."""

@@ -327,6 +327,13 @@ async def test_what_a_lesson_s_subject_needs_is_answered_from_its_prerequisites(
     assert result["answer"].startswith("You need tier 2 hardware: an NVIDIA RTX GPU")
 
 
+async def test_a_command_line_how_to_is_answered_with_the_command_not_the_program(book):
+    # the Services section's Python client comes first in its text; the terminal command after it
+    result = await ask(book, "How do I call a service from the command line?")
+    assert "`ros2 service call /add_two_ints" in result["answer"]
+    assert "class AdderClient" not in result["answer"]
+
+
 async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):
     # the Launch Files lesson's prerequisites ("You should have written the talker and
     # listener of Nodes and Topics…") share the question's words but answer nothing

@@ -25,6 +25,7 @@ from agent.offline.text import (
     asking_sentences,
     asks_advice,
     asks_amount,
+    asks_command_line,
     asks_for_code,
     asks_name,
     asks_why,
@@ -35,7 +36,9 @@ from agent.offline.text import (
     gives_advice,
     gives_reason,
     is_heading,
+    is_shell_block,
     names_in_code,
+    says_command,
     split_units,
     states_amount,
     structural_intent,
@@ -205,6 +208,17 @@ def test_names_asked_for_and_written_in_code():
     assert not names_in_code("Loaves marked `rye` bake longer.", asked)  # the reader's word
     assert names_in_code("Loaves marked `rye` bake at `ryeHeat`.", asked)
     assert names_in_code("- `--rye-loaves` bakes them cooler.", asked)  # named after them
+
+
+def test_commands_asked_for_and_given():
+    assert asks_command_line("How do I bake a loaf from the command line?")
+    assert asks_command_line("how do i list the trays in a terminal?")
+    assert not asks_command_line("I pass a flag on the command line. Which setting wins?")
+    assert not asks_command_line("How do I use the Oven CLI's config file?")  # a tool's name
+    assert is_shell_block("```bash\novenctl bake\n```")
+    assert not is_shell_block("```python\noven.bake()\n```")
+    assert says_command("Bake from the terminal too: `ovenctl bake --minutes 40`.")
+    assert not says_command("Set `topHeat` lower.")
 
 
 def test_reasons_asked_for_and_given():

@@ -1101,3 +1101,16 @@ def test_each_part_of_a_question_is_met_by_its_best_unit():
     )
     # the units chosen for the whole question each hold "Tray" or "Bakewell", never both
     assert "also known as a Tray" in said
+
+
+def test_a_command_line_how_to_gets_the_command_before_any_program():
+    text = (
+        "An oven is driven by a small program:\n\n"
+        "```python\noven = Oven()\noven.bake(loaf, minutes=40)\n```\n\n"
+        "You can bake from the terminal too: `ovenctl bake --minutes 40 loaf`."
+    )
+    said = answer("How do I bake a loaf from the command line?", [text], ["Baking"])
+    assert "`ovenctl bake --minutes 40 loaf`" in said
+    assert "oven.bake(" not in said
+    # asked for code in general, the program comes first, as before
+    assert "oven.bake(" in answer("Show me the code to bake a loaf", [text], ["Baking"])
