@@ -340,8 +340,11 @@ def select_excerpts(
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
         named_by = (headings, titles or [])
-        chosen += _named_sections(question, parsed, named_by, chosen, excerpts, everyday, subject)
-        chosen += _each_part(question, parsed, headings, chosen, excerpts, everyday)
+        score_part = _part_scorer(parsed, headings)
+        chosen += _named_sections(
+            question, score_part, named_by, chosen, excerpts, everyday, subject
+        )
+        chosen += _each_part(question, score_part, chosen, excerpts, everyday)
         if asks_how_to(question):
             chosen += _command_after(chosen, excerpts)
         if asks_why(question):
@@ -514,9 +517,22 @@ def _prose(
     return chosen + _from_others(chosen, others, floor, SECONDARY_UNITS + more, subjects)
 
 
+def _part_scorer(parsed: list[list[Unit]], headings: list[str]) -> Callable[[str], list[Excerpt]]:
+    """`_score_units` for a part of the question, each part scored once however many rules
+    read it (`_named_sections`, `_each_part`)."""
+    scored: dict[str, list[Excerpt]] = {}
+
+    def score(part: str) -> list[Excerpt]:
+        if part not in scored:
+            scored[part] = _score_units(part, parsed, headings)
+        return scored[part]
+
+    return score
+
+
 def _named_sections(
     question: str,
-    parsed: list[list[Unit]],
+    score_part: Callable[[str], list[Excerpt]],
     named_by: tuple[list[str], list[str]],
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
@@ -562,7 +578,7 @@ def _named_sections(
             continue
         own = [
             e
-            for e in _score_units(part, parsed, headings)  # scored by the part's words
+            for e in score_part(part)  # scored by the part's words
             if e.document == document and (e.document, e.position) in by_place
         ]
         readable = [e for e in own if _readable(e.text)]
@@ -575,8 +591,7 @@ def _named_sections(
 
 def _each_part(
     question: str,
-    parsed: list[list[Unit]],
-    headings: list[str],
+    score_part: Callable[[str], list[Excerpt]],
     chosen: list[Excerpt],
     excerpts: list[Excerpt],
     everyday: frozenset[int],
@@ -593,7 +608,7 @@ def _each_part(
     for part in parts:
         scored = [
             e
-            for e in _score_units(part, parsed, headings)
+            for e in score_part(part)
             if (e.document, e.position) in by_place and _readable(e.text) and not e.pointer
         ]
         if not scored:

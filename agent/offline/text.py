@@ -619,11 +619,11 @@ COMMAND_LINE_ASKED = re.compile(
 """Words by which a how-to asks for a command to type rather than a program ("…from the
 command line?"); a tool's CLI is a name ("the Prettier CLI")."""
 SHELL_BLOCK = re.compile(
-    r"^(`{3,}|~{3,})\s*(?:bash|sh|shell|console|zsh|fish|powershell|ps1|cmd)\b"
+    rf"{FENCE.pattern}\s*(?:bash|sh|shell|console|zsh|fish|powershell|ps1|cmd)\b"
 )
 """A code block in a shell's language."""
-SHELL_COMMAND = re.compile(r"`[^`\n]*\w[^`\n]* [^`\n]*\w[^`\n]*`")
-"""A command in a sentence's code span: two words or more (`ros2 service call /add …`)."""
+COMMAND_WORD = re.compile(r"\w")
+"""A word of a command has a letter or digit: `ros2 service call`, not the `>` of a prompt."""
 
 
 def asks_command_line(question: str) -> bool:
@@ -640,9 +640,12 @@ def is_shell_block(unit: str) -> bool:
 
 
 def says_command(unit: str) -> bool:
-    """Whether a sentence gives a command in its code ("You can call a service from the terminal
-    too: `ros2 service call /add_two_ints …`")."""
-    return not is_code(unit) and bool(SHELL_COMMAND.search(unit))
+    """Whether a sentence gives a command in its code, two words or more ("You can call a
+    service from the terminal too: `ros2 service call /add_two_ints …`")."""
+    return not is_code(unit) and any(
+        len([word for word in span.split(" ") if COMMAND_WORD.search(word)]) > 1
+        for span in INLINE_CODE.findall(unit)
+    )
 
 
 def asks_for_code(question: str) -> bool:
