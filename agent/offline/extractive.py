@@ -26,8 +26,9 @@ same code shown in two language tabs is said once. A structural section (objecti
 exercises, prerequisites) speaks for a question that does not ask for one only when no source
 that teaches can. A source whose section is named after a code name (an option, a flag, an API)
 opens with that name, which the chunk's text leaves out. A question that asks how long or how
-many gets a sentence that states the amount. When no unit holds the question's main topic, the
-answer says the book only touches it before giving the closest material. When a how-to question
+many gets a sentence that states the amount. When no unit holds the question's main topic, or
+the reader reports a failure that nothing quoted speaks of, the answer says the book only
+touches it before giving the closest material. When a how-to question
 is best met by a section listing what the reader should have done before starting, the answer
 says the book assumes that step and quotes only that section."""
 
@@ -64,6 +65,7 @@ from agent.offline.text import (
     defined_thing,
     defines,
     emphasised,
+    failing_subject,
     gives_advice,
     gives_reason,
     heading_answers_intent,
@@ -80,6 +82,7 @@ from agent.offline.text import (
     negated,
     parse_units,
     says_command,
+    speaks_of_trouble,
     states_amount,
     structural_intent,
     taught_elsewhere,
@@ -367,6 +370,8 @@ def select_excerpts(
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
+    if not structural and _failure_unmet(question, answer):
+        return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
     if (
         structural
         or sure_of_best
@@ -375,6 +380,19 @@ def select_excerpts(
     ):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _failure_unmet(question: str, answer: list[Excerpt]) -> bool:
+    """Whether the reader reports that something goes wrong and nothing the answer quotes
+    speaks of anything going wrong: the sources then say how the thing works, not why it
+    fails ("colcon build fails, what do I do?" met by how to build a workspace), and the
+    answer says that it is not the answer asked for, however sure the reranker is of them. A
+    unit that shares only the failure's word ("…makes TF lookups fail") speaks of another
+    thing going wrong."""
+    subject = failing_subject(question)
+    return bool(subject) and not any(
+        speaks_of_trouble(e.text) and subject & terms(e.text) for e in answer
+    )
 
 
 def states_requirements(question: str, heading: str, title: str, everyday: frozenset[int]) -> bool:

@@ -72,6 +72,23 @@ REASON = re.compile(
     r"in order to|that's why|this is why|which is why)\b|, so\b",
     re.I,
 )
+FAILURE_REPORTED = re.compile(
+    r"\b(?:(?<!\bto )fail(?:s|ed|ing)?(?!\s+(?:if|when|whenever|on|unless)\b)"
+    r"|errors?|crash(?:es|ed|ing)?|broken(?!\s+(?:up|into|onto|down|across|out|over)\b)"
+    r"|hangs|freezes"
+    r"|(?:does|do|did|is|are|wo|can)(?:n't| not) (?:work|start|run|build|compile|load|connect)\w*"
+    r"|not (?:working|starting|running|building|loading|connecting))\b",
+    re.I,
+)
+"""Words with which a reader reports that something goes wrong ("colcon build fails", "my
+node doesn't start"); not a failure they want ("I want CI to fail on unformatted code", "make
+the build fail if…"), nor a string "broken up" into lines."""
+TROUBLE = re.compile(
+    r"\b(?:fail\w*|errors?|crash\w*|problems?|troubleshoot\w*|fix\w*|warn\w*|exceptions?"
+    r"|issues?|mistakes?|wrong|debug\w*|symptoms?|broken|pitfalls?)\b",
+    re.I,
+)
+"""Words with which a book speaks of something going wrong, or of putting it right."""
 ADVICE_ASKED = re.compile(
     r"\bshould (?:i|we|you|my|our|it|they|each|every)\b|\bhow should\b"
     r"|\bis it (?:ok|okay|fine|safe|bad|wise|a good idea|recommended|better)\b"
@@ -432,6 +449,26 @@ def asks_how_to(question: str) -> bool:
 def asks_why(question: str) -> bool:
     """Whether the question asks for a reason ("why…", "how come…")."""
     return bool(WHY.search(asking_sentences(question)))
+
+
+def failing_subject(question: str) -> frozenset[int]:
+    """The topic terms of what the reader reports goes wrong in what they ask ("colcon build
+    fails, what do I do?": colcon, build); empty when they report nothing going wrong. A
+    failure told in the scene of a question that asks something else ("Do I really have to set
+    up Redis…? Right now clients fail to connect.") is the reader's setting, and a report with
+    no question mark is itself the ask (a pasted error message)."""
+    asking = [s for s in QUESTION_SENTENCE_END.split(question.strip()) if s.rstrip().endswith("?")]
+    plain = INLINE_CODE.sub(" ", " ".join(asking) or question)
+    if not FAILURE_REPORTED.search(plain):
+        return frozenset()
+    return topic_terms(FAILURE_REPORTED.sub(" ", plain))
+
+
+def speaks_of_trouble(unit: str) -> bool:
+    """Whether a unit speaks of something going wrong: a failure, an error, a fix, or that a
+    thing does not happen ("A subscriber that asks for `RELIABLE` delivery will not
+    receive anything…")."""
+    return bool(TROUBLE.search(INLINE_CODE.sub(" ", unit))) or negated(unit)
 
 
 def gives_reason(sentence: str) -> bool:

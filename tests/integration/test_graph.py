@@ -8,7 +8,7 @@ from langgraph.graph import END
 from agent.context import Context
 from agent.graph import answer_sources, builder, graph, query_graph, sure_of_best_source
 from agent.inputs import InvalidTurnError
-from agent.offline.extractive import NOT_IN_SELECTION, ONLY_A_PREREQUISITE
+from agent.offline.extractive import NOT_IN_SELECTION, ONLY_A_PREREQUISITE, ONLY_TOUCHED
 from agent.offline.text import terms
 from agent.prompts import refusal
 from agent.resources import Resources
@@ -332,6 +332,18 @@ async def test_a_command_line_how_to_is_answered_with_the_command_not_the_progra
     result = await ask(book, "How do I call a service from the command line?")
     assert "`ros2 service call /add_two_ints" in result["answer"]
     assert "class AdderClient" not in result["answer"]
+
+
+async def test_a_reported_failure_the_book_only_teaches_around_is_answered_with_the_hedge(book):
+    # the book says how to build a workspace, not why a build fails
+    failing = await ask(book, "colcon build fails, what do I do?")
+    assert failing["answer"].startswith(ONLY_TOUCHED)
+    assert "colcon build --symlink-install" in failing["answer"]
+    building = await ask(book, "How do I build my workspace with colcon?")
+    assert not building["answer"].startswith(ONLY_TOUCHED)
+    # a failure the book does speak of: "When data does not arrive, check in this order…"
+    bridge = await ask(book, "The Gazebo bridge is not working, what do I check?")
+    assert not bridge["answer"].startswith(ONLY_TOUCHED)
 
 
 async def test_another_lessons_prerequisites_add_nothing_to_an_answer(book):

@@ -33,12 +33,14 @@ from agent.offline.text import (
     defined_subject,
     defines,
     emphasised,
+    failing_subject,
     gives_advice,
     gives_reason,
     is_heading,
     is_shell_block,
     names_in_code,
     says_command,
+    speaks_of_trouble,
     split_units,
     states_amount,
     structural_intent,
@@ -509,3 +511,22 @@ def test_a_prerequisite_pointing_to_another_part_of_the_book_is_taught_there(ste
 )
 def test_a_prerequisite_step_the_book_leaves_to_the_reader_is_not_taught_elsewhere(step):
     assert not taught_elsewhere(step)
+
+
+def test_a_reported_failure_names_what_goes_wrong():
+    assert failing_subject("colcon build fails, what do I do?") == terms("colcon build")
+    assert failing_subject("My node doesn't start after the update") == terms("node update")
+    assert failing_subject("The bridge is not working.") == terms("bridge")
+    assert not failing_subject("How do I build the workspace?")
+    assert not failing_subject("What does `--fail-fast` do?")  # a flag's name, not a report
+    assert speaks_of_trouble("A subscriber will not receive anything from it.")
+    assert speaks_of_trouble("To fix this, source the setup script.")
+    assert not speaks_of_trouble("Bake the loaves for forty minutes.")
+    assert not failing_subject("How do I make the build fail if someone forgot the formatter?")
+    assert not failing_subject("In CI I want the install to fail on an outdated lockfile.")
+    scene = "Do I really have to set up Redis for four workers? Right now clients fail to connect."
+    assert not failing_subject(scene)
+    pasted = "Error: no parser could be inferred. Happens in my script"
+    assert failing_subject(pasted) == topic_terms("parser inferred happens script")
+    assert not failing_subject("What do I have to do to get the long string broken up?")
+    assert failing_subject("Is the plugin upgrade broken?") == terms("plugin upgrade")

@@ -129,6 +129,25 @@ def test_a_best_source_the_reranker_is_sure_of_gets_no_hedge():
     assert read[0].text == "Composes functions from right to left."
 
 
+def test_a_reported_failure_that_the_sources_only_teach_around_gets_the_hedge():
+    text = (
+        "The oven is preheated to 250 degrees before the loaves go in. Bake the loaves for "
+        "forty minutes, until they sound hollow. A proofing basket that is too cold makes the "
+        "dough fail to rise."
+    )
+    question = "My oven keeps shutting off halfway through the bake, what do I do?"
+    assert not answer(question, [text], ["Baking"]).startswith(ONLY_TOUCHED)
+    # the same symptom reported as a failure: the sources say how to bake, not why it stops
+    # ("…fail to rise" shares only the failure's word)
+    reported = "My oven fails halfway through the bake, what do I do?"
+    said = select_excerpts(reported, [text], ["Baking"], sure_of_best=True)
+    assert said[0].text == ONLY_TOUCHED
+    fixed = f"{text} If the oven fails mid-bake, its thermal fuse has tripped: let it cool."
+    said = select_excerpts(reported, [fixed], ["Baking"], sure_of_best=True)
+    assert said[0].text != ONLY_TOUCHED
+    assert any("thermal fuse" in e.text for e in said)
+
+
 def test_a_question_the_sources_answer_gets_no_hedge():
     text = "The starter needs feeding twice a day at room temperature."
     assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
