@@ -66,6 +66,7 @@ from agent.offline.text import (
     defines,
     emphasised,
     failing_subject,
+    failure_words,
     gives_advice,
     gives_reason,
     heading_answers_intent,
@@ -335,6 +336,7 @@ def select_excerpts(
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
     wanted = answer_terms(question)
+    everyday |= failure_words(question)
     if not wanted - everyday:
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources

@@ -457,11 +457,24 @@ def failing_subject(question: str) -> frozenset[int]:
     failure told in the scene of a question that asks something else ("Do I really have to set
     up Redis…? Right now clients fail to connect.") is the reader's setting, and a report with
     no question mark is itself the ask (a pasted error message)."""
-    asking = [s for s in QUESTION_SENTENCE_END.split(question.strip()) if s.rstrip().endswith("?")]
-    plain = INLINE_CODE.sub(" ", " ".join(asking) or question)
-    if not FAILURE_REPORTED.search(plain):
+    reported = _reported(question)
+    if not FAILURE_REPORTED.search(reported):
         return frozenset()
-    return topic_terms(FAILURE_REPORTED.sub(" ", plain))
+    return topic_terms(FAILURE_REPORTED.sub(" ", reported))
+
+
+def failure_words(question: str) -> frozenset[int]:
+    """The terms of the words with which the reader reports a failure ("fails", "error"): a
+    sentence that shares only these with the question speaks of another thing going wrong
+    ("…makes TF lookups fail" for "colcon build fails…")."""
+    return terms(" ".join(FAILURE_REPORTED.findall(_reported(question))))
+
+
+def _reported(question: str) -> str:
+    """Where a reader's report of a failure is read: the sentences that ask, or the whole
+    question when none ends in "?", without its code spans."""
+    asking = [s for s in QUESTION_SENTENCE_END.split(question.strip()) if s.rstrip().endswith("?")]
+    return INLINE_CODE.sub(" ", " ".join(asking) or question)
 
 
 def speaks_of_trouble(unit: str) -> bool:

@@ -339,6 +339,7 @@ async def test_a_reported_failure_the_book_only_teaches_around_is_answered_with_
     failing = await ask(book, "colcon build fails, what do I do?")
     assert failing["answer"].startswith(ONLY_TOUCHED)
     assert "colcon build --symlink-install" in failing["answer"]
+    assert "use_sim_time" not in failing["answer"]  # "…makes TF lookups fail" shares only "fail"
     building = await ask(book, "How do I build my workspace with colcon?")
     assert not building["answer"].startswith(ONLY_TOUCHED)
     # a failure the book does speak of: "When data does not arrive, check in this order…"

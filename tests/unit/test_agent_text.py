@@ -34,6 +34,7 @@ from agent.offline.text import (
     defines,
     emphasised,
     failing_subject,
+    failure_words,
     gives_advice,
     gives_reason,
     is_heading,
@@ -529,4 +530,6 @@ def test_a_reported_failure_names_what_goes_wrong():
     pasted = "Error: no parser could be inferred. Happens in my script"
     assert failing_subject(pasted) == topic_terms("parser inferred happens script")
     assert not failing_subject("What do I have to do to get the long string broken up?")
+    assert failure_words("colcon build fails, what do I do?") == terms("fail")
+    assert not failure_words("How do I build the workspace?")
     assert failing_subject("Is the plugin upgrade broken?") == terms("plugin upgrade")

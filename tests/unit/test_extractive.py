@@ -148,6 +148,16 @@ def test_a_reported_failure_that_the_sources_only_teach_around_gets_the_hedge():
     assert any("thermal fuse" in e.text for e in said)
 
 
+def test_another_sources_sentence_sharing_only_the_failure_word_does_not_speak():
+    oven = "The oven is preheated to 250 degrees. Bake the loaves for forty minutes."
+    dough = "A proofing basket that is too cold makes the dough fail to rise."
+    said = answer("My oven fails halfway through the bake, what do I do?", [oven, dough])
+    assert "Bake the loaves" in said and "proofing basket" not in said
+    # asked about the failure it names, the same sentence answers
+    said = answer("Why does the dough fail to rise in the basket?", [oven, dough])
+    assert "proofing basket" in said
+
+
 def test_a_question_the_sources_answer_gets_no_hedge():
     text = "The starter needs feeding twice a day at room temperature."
     assert not answer("How often does the starter need feeding?", [text]).startswith(ONLY_TOUCHED)
