@@ -336,7 +336,7 @@ def select_excerpts(
     prerequisite = _prerequisite(question, excerpts, headings)
     special = structural or prerequisite or _code(question, excerpts)
     wanted = answer_terms(question)
-    everyday |= failure_words(question)
+    everyday |= failure_words(question)  # "fails" tells no sentence of another source apart
     if not wanted - everyday:
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources
