@@ -372,14 +372,12 @@ def select_excerpts(
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
-    if not structural and _failure_unmet(question, answer):
-        return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
-    if (
-        structural
-        or sure_of_best
-        or not _only_touched(excerpts)
-        or _asked_directly(question, parsed, headings)
-    ):
+    touched_only = (
+        not sure_of_best
+        and _only_touched(excerpts)
+        and not _asked_directly(question, parsed, headings)
+    )
+    if structural or not (touched_only or _failure_unmet(question, answer)):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
 

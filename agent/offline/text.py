@@ -473,8 +473,8 @@ def failure_words(question: str) -> frozenset[int]:
 def _reported(question: str) -> str:
     """Where a reader's report of a failure is read: the sentences that ask, or the whole
     question when none ends in "?", without its code spans."""
-    asking = [s for s in QUESTION_SENTENCE_END.split(question.strip()) if s.rstrip().endswith("?")]
-    return INLINE_CODE.sub(" ", " ".join(asking) or question)
+    asking = asking_sentences(question)
+    return INLINE_CODE.sub(" ", asking if asking.rstrip().endswith("?") else question)
 
 
 def speaks_of_trouble(unit: str) -> bool:
