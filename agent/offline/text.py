@@ -16,20 +16,23 @@ from core.structure import titles_section
 QUESTION_FRAMING = (
     "explain describe tell show give list mean meaning difference different purpose role "
     "work works working use used using example examples book chapter lesson section please "
-    "understand know learn need want would could should important main key way ways thing "
+    "understand know learn need want would could should main key way ways thing "
     "things something anything happen happens also versus vs summarise make "
     "summarize summary see cover covers covered say says many much"
 )
 """Words that frame a question rather than name its topic; they never decide relevance."""
 FRAMING_PHRASE = re.compile(
     r"\b(?:stands?|stood) for\b|\bshort for\b|\b(?:types?|kinds?|sorts?) of\b"
-    r"|\b(?:this|the|your) (?:course|handbook|textbook|tutorial|guide|manual)\b",
+    r"|\b(?:this|the|your) (?:course|handbook|textbook|tutorial|guide|manual)\b"
+    r"|\bimportan(?:t|tly|ce)\b",
     re.IGNORECASE,
 )
 """Phrases that frame a question though their words need not ("What does URDF stand for?"
 asks about URDF; "How does the robot stand up?" is about standing), and a reader's names for
 the documentation itself ("Do I need a GPU for this course?" asks about GPUs, whatever the
-book calls itself; "docs" and "site" are left out, being topics of documentation tools)."""
+book calls itself; "docs" and "site" are left out, being topics of documentation tools).
+"important" is matched as written: its stem is "import", a topic of every JavaScript book
+("An import of just one name goes past my print width")."""
 CHAT_WORDS = frozenset(
     ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
 )

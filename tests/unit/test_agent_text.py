@@ -434,6 +434,14 @@ def test_a_type_is_a_topic_unless_the_question_asks_what_kind_of_thing():
     assert terms("types") <= topic_terms("How should action types be written?")
 
 
+def test_an_import_is_a_topic_though_important_frames_a_question():
+    # "important" and "import" share a stem: taken as framing, it dropped every import
+    assert terms("import") <= topic_terms("An import of one name never gets wrapped. Why?")
+    assert terms("imports") <= topic_terms("Can the root router load its imports lazily?")
+    assert topic_terms("What is important about pure reducers?") == terms("pure reducers")
+    assert topic_terms("Why does the importance of purity matter?") == terms("purity matter")
+
+
 def test_an_irregular_form_shares_its_terms_with_the_base_form():
     # a stemmer joins "writes" and "write" but not "written": the heading would share no word
     assert terms("write") <= terms("How should action types be written?")
