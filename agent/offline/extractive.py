@@ -347,7 +347,7 @@ def select_excerpts(
         named_by = (headings, titles or [])
         score_part = _part_scorer(parsed, headings)
         chosen += _named_sections(
-            question, score_part, named_by, chosen, excerpts, everyday, subject
+            question, score_part, named_by, chosen, excerpts, everyday, subject, restating
         )
         chosen += _each_part(question, score_part, chosen, excerpts, everyday)
         if asks_how_to(question):
@@ -556,6 +556,7 @@ def _named_sections(
     excerpts: list[Excerpt],
     everyday: frozenset[int],
     subject: frozenset[int],
+    restating: frozenset[int],
 ) -> list[Excerpt]:
     """The best unit of the best-ranked source whose heading names the question (for a
     question in parts, each part: "the difference between `--check` and `--list-different`"),
@@ -570,7 +571,11 @@ def _named_sections(
     speaks, even when the section has spoken without saying it ("A store enhancer is a
     higher-order function…" from the glossary's "Store enhancer", after its "you'll never
     write a store enhancer"). A heading that shares only `everyday` terms with the question
-    does not name it. `named_by` holds the sources' headings and page titles."""
+    does not name it. `named_by` holds the sources' headings and page titles. A `restating`
+    source (a page's prerequisites, objectives or summary) speaks for no side: its page's
+    title names the side, but what it says is what to have done first ("A running Gazebo
+    world with a spawned robot, from the previous lesson." for "the difference between Gazebo
+    and Isaac Sim")."""
     headings, titles = named_by
     by_place = {(e.document, e.position): e for e in excerpts}
     heading_terms = [terms(h) for h in headings]
@@ -586,7 +591,9 @@ def _named_sections(
         ]
         side: frozenset[int] = frozenset()
         if not naming and len(parts) > 1 and wanted - everyday:
-            naming = [d for d, title in enumerate(titles) if wanted <= terms(title)]
+            naming = [
+                d for d, title in enumerate(titles) if wanted <= terms(title) and d not in restating
+            ]
             side = wanted
         if not naming:
             continue

@@ -318,6 +318,14 @@ async def test_each_side_of_a_comparison_is_said_where_its_lesson_says_what_it_i
     assert "**Unified Robot Description Format (URDF)** is an XML format" in result["answer"]
 
 
+async def test_a_comparison_table_is_not_followed_by_another_lessons_prerequisites(book):
+    # the bridge lesson's title names Gazebo, but its prerequisites only say what to have
+    # running first ("A running Gazebo world with a spawned robot, from the previous lesson.")
+    result = await ask(book, "What's the difference between Gazebo and Isaac Sim?")
+    assert "| Physics | DART, Bullet (CPU) | PhysX (GPU) |" in result["answer"]
+    assert "from the previous lesson" not in result["answer"]
+
+
 async def test_what_a_lesson_s_subject_needs_is_answered_from_its_prerequisites(book):
     # the Isaac Sim lesson's prerequisites name the GPU it needs; a structural section is
     # otherwise held back as restating what other sections teach

@@ -624,6 +624,29 @@ def test_a_side_with_no_section_of_its_own_is_said_by_the_page_named_after_it():
     assert "printed sheet" not in answer(question, [proofer, card], headings)
 
 
+def test_a_pages_prerequisites_do_not_speak_for_the_side_its_title_names():
+    table = (
+        "Pick the oven by the loaf.\n\n"
+        "| | Deck oven | Rack oven |\n| --- | --- | --- |\n"
+        "| Heat | stone floor | moving air |\n| Loaves | crusty | soft |"
+    )
+    before = "A lit deck oven with a loaded peel, from the previous lesson."
+    question = "What's the difference between a deck oven and a rack oven?"
+    sources, headings = [table, before], ["Choosing", "Prerequisites"]
+    titles = ["Rack Ovens", "Baking in a Deck Oven"]
+
+    def said(structural: frozenset[int]) -> str:
+        excerpts = select_excerpts(
+            question, sources, headings, structural_sources=structural, titles=titles
+        )
+        numbers = {d: n for n, d in enumerate(sorted({e.document for e in excerpts}), 1)}
+        return "".join(compose(excerpts, numbers))
+
+    assert "| Heat | stone floor | moving air |" in said(frozenset({1}))
+    assert "loaded peel" not in said(frozenset({1}))
+    assert "loaded peel" in said(frozenset())  # the same page's teaching section would speak
+
+
 def test_a_side_is_said_by_the_section_named_exactly_after_it_not_one_that_holds_its_word():
     dry_run = "`--dry-bake` runs every step without heating the oven, and reports the timings."
     bake = "`--bake` heats the oven and bakes every loaf on the list."
