@@ -154,6 +154,10 @@ and 1.5 quote the same facts on the three question sets; 2 loses some)."""
 FAILURE_COVERAGE = 0.5
 """How much of a question about something that does not happen a sentence of another source
 must hold to be quoted as saying when it does not (`_failure`)."""
+TAUGHT_COVERAGE = 0.5
+"""How much of a how-to question another source's unit must hold (with every word of it
+beyond the book's everyday ones) for the book to teach what a page's prerequisites ask for
+(`_prerequisite`)."""
 FULL_COVERAGE = 1.0
 """A table holding every topic term of the question compares what it asks about: another
 source's such table speaks even when the chosen units already say all those words."""
@@ -333,7 +337,7 @@ def select_excerpts(
     if not excerpts:
         return []
     structural = _structural(question, excerpts, headings)
-    prerequisite = _prerequisite(question, excerpts, headings)
+    prerequisite = _prerequisite(question, excerpts, headings, everyday)
     special = structural or prerequisite or _code(question, excerpts)
     wanted = answer_terms(question)
     everyday |= failure_words(question)  # "fails" tells no sentence of another source apart
@@ -455,7 +459,9 @@ def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> 
     return points[:MAX_LIST_ITEMS]
 
 
-def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -> list[Excerpt]:
+def _prerequisite(
+    question: str, excerpts: list[Excerpt], headings: list[str], everyday: frozenset[int]
+) -> list[Excerpt]:
     """The best source's relevant units alone, when a how-to question is best met by a
     section listing what the reader should have done before starting, in a unit that holds
     most of what is asked ("Install ROS 2 Jazzy and source its setup script"): the book
@@ -464,7 +470,11 @@ def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -
     already know ("You need to know ROS 2 actions and what a VLA model does") is not such a
     step: the book teaches that elsewhere or takes it as read, and the sections that use it
     answer. Nor is a step that says where the book teaches it ("A running Gazebo world with a
-    spawned robot, from the previous lesson"): the caveat would be untrue."""
+    spawned robot, from the previous lesson"): the caveat would be untrue. Nor when another
+    source's unit holds most of the question and every word of it beyond the book's
+    `everyday` ones ("an emergency stop that cuts motor power…" in "Layers of Safety", for
+    "How do I stop the robot in an emergency?", whose lesson's prerequisites ask for a robot
+    with one): the book teaches it there."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
         return []
     if not heading_answers_intent("prerequisites", headings[0]):
@@ -473,6 +483,9 @@ def _prerequisite(question: str, excerpts: list[Excerpt], headings: list[str]) -
     if not own or own[0].coverage < STRONG_COVERAGE:  # it does not name what is asked
         return []
     if asks_knowledge(own[0].text) or taught_elsewhere(own[0].text):  # not a step it leaves out
+        return []
+    asked = answer_terms(question) - everyday
+    if any(e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE for e in excerpts):
         return []
     return own[:FIRST_UNITS]
 

@@ -372,6 +372,15 @@ async def test_a_prerequisite_taught_in_the_previous_lesson_is_answered_from_tha
     assert "ros_gz_sim create" in result["answer"]
 
 
+async def test_a_prerequisite_another_section_of_the_lesson_teaches_is_answered_from_it(book):
+    # the safety lesson's prerequisites ask for "a real humanoid or robot arm with an emergency
+    # stop"; its "Layers of Safety" says what the emergency stop does
+    result = await ask(book, "how do I stop the robot in an emergency?")
+    assert ONLY_A_PREREQUISITE not in result["answer"]
+    assert "an emergency stop that cuts motor power" in result["answer"]
+    assert (await ask(book, "How do I install ROS 2?"))["answer"].startswith(ONLY_A_PREREQUISITE)
+
+
 async def test_a_lessons_keywords_name_what_its_sections_teach(book):
     # the sample book writes "LLM" in three chunks, none of them the one that answers; the
     # voice lesson is keyed "llm planner" and its validation section says "language model"

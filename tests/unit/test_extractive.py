@@ -421,6 +421,23 @@ def test_a_prerequisite_that_says_where_the_book_teaches_it_gets_no_caveat():
     assert "kindling at the back" in said
 
 
+def test_a_prerequisite_another_section_teaches_gets_no_caveat():
+    # the lesson asks for an oven with a cooling fan; its "Cooling" section says how to use it
+    question = "How do I cool the oven down in an emergency?"
+    sources = [
+        "Its exercises need an oven with an emergency cooling fan.",
+        "- **Fan**: the emergency cooling fan cuts the heating power and vents the chamber.",
+    ]
+    headings = ["Prerequisites", "Cooling"]
+    said = answer(question, sources, headings, terms("oven"), structural=frozenset({0}))
+    assert ONLY_A_PREREQUISITE not in said
+    assert "cuts the heating power" in said
+    # a section that shares only the book's everyday word, or not the rare one, does not teach it
+    other = "- **Fan**: the cooling fan of the oven runs after every bake."
+    said = answer(question, [sources[0], other], headings, terms("oven"), frozenset({0}))
+    assert said.startswith(ONLY_A_PREREQUISITE)
+
+
 def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_no_new_word():
     notes = "Hydration changes how a dough feels in the hand. Rye is sold in sacks of twenty kilos."
     rule = "The only way to change the hydration of a rye dough is to weigh in more water."
