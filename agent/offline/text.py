@@ -568,16 +568,18 @@ def thing_terms(thing: str) -> frozenset[int]:
 def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
     ("A node is a process…", not "A ROS 2 system is a graph of nodes"), or it is a glossary
-    entry whose bold term names it."""
+    entry whose bold term names it. A subject of several terms (a hyphenated name:
+    "sim-to-real", "redux-thunk") is named only by all of them ("**NVIDIA Isaac Sim** is…"
+    does not say what sim-to-real is)."""
     if not subject:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
-        return bool(subject & terms(entry["bold"] or entry["under"]))
+        return subject <= terms(entry["bold"] or entry["under"])
     verb = DEFINING_VERB.search(sentence)
     if verb is None:
         return False
     before = sentence[: verb.start()]
-    return len(before.split()) <= DEFINED_WORDS and bool(subject & terms(before))
+    return len(before.split()) <= DEFINED_WORDS and subject <= terms(before)
 
 
 def text_defines(text: str, subject: frozenset[int]) -> bool:

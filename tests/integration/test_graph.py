@@ -326,6 +326,13 @@ async def test_a_comparison_table_is_not_followed_by_another_lessons_prerequisit
     assert "from the previous lesson" not in result["answer"]
 
 
+async def test_a_hyphenated_name_is_not_defined_by_a_sentence_naming_one_of_its_words(book):
+    # "**NVIDIA Isaac Sim** is a robotics simulator…" does not say what sim-to-real is
+    result = await ask(book, "what is sim-to-real?")
+    assert result["sources"][0]["title"] == "Synthetic Data and Sim-to-Real Transfer"
+    assert result["sources"][0]["heading"] != "Generating Synthetic Data with Replicator"
+
+
 async def test_what_a_lesson_s_subject_needs_is_answered_from_its_prerequisites(book):
     # the Isaac Sim lesson's prerequisites name the GPU it needs; a structural section is
     # otherwise held back as restating what other sections teach

@@ -486,6 +486,11 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         # a judgement asks for a value or a choice, not what a term means
         ("What's a good proofing time for rye?", "A proofing time is an hour.", False),
         ("What is the best flour for a banneton?", "A flour is ground grain.", False),
+        # a hyphenated name is named by all its words, not by one of them
+        ("What is sim-to-real?", "**NVIDIA Isaac Sim** is a simulator.", False),
+        ("What is sim-to-real?", "Sim-to-real transfer is moving a policy to hardware.", True),
+        ("What is a stand-mixer?", "- **Mixer**: a bowl with a beater.", False),
+        ("What is a stand-mixer?", "- **Stand-mixer**: a bowl with a beater.", True),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):
