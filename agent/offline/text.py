@@ -276,11 +276,18 @@ READERS_OWN = re.compile(
 theirs: "my TodoList component", "an apiBaseUrl key" (but "a Pinia store" names a library)."""
 
 
+ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]+)s\b")
+"""An all-caps name with a plural "s" ("GPUs", "LLMs"), which the stemmer keeps apart from
+the name ("gpus" is not "gpu")."""
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[int]:
     """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer), irregular forms
-    taken as their base form (`agent.offline.irregular`: "written" is "write")."""
-    return frozenset(bm25_analyzer().embed_query(base_forms(text)).indices)
+    taken as their base form (`agent.offline.irregular`: "written" is "write") and an all-caps
+    name's plural as the name ("Do I need two GPUs?" asks about the book's GPU)."""
+    singular = ACRONYM_PLURAL.sub(r"\1", text)
+    return frozenset(bm25_analyzer().embed_query(base_forms(singular)).indices)
 
 
 def placed_words(text: str) -> Iterator[tuple[str, bool]]:

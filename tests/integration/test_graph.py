@@ -80,6 +80,13 @@ async def test_a_misspelt_question_is_answered_from_the_section_it_means(book):
     assert as_typed["refusal_reason"] == "off_book"
 
 
+async def test_an_all_caps_names_plural_is_the_books_name(book):
+    # the book writes "GPU"; "GPUs" stemmed as written was a name it never uses: off-book
+    result = await ask(book, "Do I need two GPUs for Isaac Sim?")
+    assert result["refusal_reason"] is None
+    assert "an NVIDIA RTX GPU with at least 8 GB of memory" in result["answer"]
+
+
 def test_the_vocabulary_knows_which_words_the_book_writes_as_names(book):
     vocabulary = book_vocabulary(book.searcher.index)
     assert vocabulary.names(terms("Bridge"))  # a heading: "Debugging the Bridge"

@@ -451,6 +451,14 @@ def test_an_irregular_form_shares_its_terms_with_the_base_form():
     assert not terms("build") & terms("built-in support")
 
 
+def test_an_all_caps_names_plural_shares_its_terms_with_the_name():
+    # the stemmer keeps "gpus" apart from "gpu": "Do I need two GPUs?" read as off-book
+    assert terms("two GPUs and three LLMs") == terms("two GPU and three LLM")
+    assert terms("IDs of the PRs") == terms("ID of the PR")
+    assert terms("QoS profiles") != terms("Qo profiles")  # not all caps: a name of its own
+    assert terms("ALWAYS") == terms("always")
+
+
 def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # "many" is in no sentence that answers, so as a topic word it would weigh the most and
     # leave every answering sentence looking weak
