@@ -485,8 +485,10 @@ def _prerequisite(
     if asks_knowledge(own[0].text) or taught_elsewhere(own[0].text):  # not a step it leaves out
         return []
     asked = answer_terms(question) - everyday
-    if any(e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE for e in excerpts):
-        return []
+    if asked and any(
+        e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE for e in excerpts
+    ):
+        return []  # another source names all of it: the book teaches it there
     return own[:FIRST_UNITS]
 
 

@@ -436,6 +436,11 @@ def test_a_prerequisite_another_section_teaches_gets_no_caveat():
     other = "- **Fan**: the cooling fan of the oven runs after every bake."
     said = answer(question, [sources[0], other], headings, terms("oven"), frozenset({0}))
     assert said.startswith(ONLY_A_PREREQUISITE)
+    # with every word of the question the book's everyday one, nothing tells that it is taught
+    everyday = terms("cool oven emergency")
+    assert answer(question, sources, headings, everyday, frozenset({0})).startswith(
+        ONLY_A_PREREQUISITE
+    )
 
 
 def test_another_source_that_meets_the_question_better_is_quoted_though_it_adds_no_new_word():
