@@ -166,10 +166,26 @@ def unexplained_subject(question: str, vocabulary: Vocabulary, kept: list[Candid
     for asked in [thing] if thing else pointed_names(question):
         if not 0 < _mentions_of(asked, vocabulary) <= PASSING_MENTIONS:
             continue
-        subject = thing_terms(asked)
-        if not any(_explains(c["payload"], subject) for c in kept):
+        if not any(_explains_thing(c["payload"], asked) for c in kept):
             return asked
     return ""
+
+
+def _explains_thing(payload: dict, thing: str) -> bool:
+    """Whether a chunk says what `thing` is: it explains the thing's last word (`_explains`),
+    or, for a thing of several words, writes them all and explains one of them in its own
+    right, by its own section's heading, a bold term or a definition ("What are xacro
+    macros?" met by the "Xacro" section: "**Xacro** is an XML macro language… macros with
+    parameters"); a page title that names one of them does not (the Isaac Sim lesson's one
+    "ROS 2 bridge extension" says nothing of what Isaac Sim extensions are)."""
+    if _explains(payload, thing_terms(thing)):
+        return True
+    words, text = terms(thing), payload.get("text", "")
+    if len(words) < 2 or not words <= terms(f"{_headings(payload)}\n{text}"):
+        return False
+    own = [*payload.get("heading_path", [])[1:], *payload.get("section_headings", [])]
+    named = terms(" ".join([*own, *BOLD.findall(text)]))
+    return any(word in named or text_defines(text, frozenset({word})) for word in words)
 
 
 def _explains(payload: dict, subject: frozenset[int]) -> bool:

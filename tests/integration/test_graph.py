@@ -130,6 +130,12 @@ async def test_asked_what_a_name_is_the_book_only_mentions_it_is_refused(book):
     introduced = await ask(book, "What is DDS?")
     assert introduced["refusal_reason"] is None
     assert "middleware standard" in introduced["answer"]
+    # of a thing in two words, the "Xacro" section says what one is and writes the other;
+    # the Isaac Sim lesson's title names Isaac Sim, and it writes "extension" once in passing
+    macros = await ask(book, "What are xacro macros?")
+    assert macros["refusal_reason"] is None
+    assert "**Xacro** is an XML macro language" in macros["answer"]
+    assert (await ask(book, "What are Isaac Sim extensions?"))["refusal_reason"] is not None
 
 
 async def test_a_refusal_names_the_documentation_as_the_deployment_does(book):

@@ -216,6 +216,24 @@ def test_asked_what_a_thing_mentioned_in_passing_is_a_chunk_must_explain_it():
     assert unexplained_subject("Where does the banneton go?", vocabulary, [listed]) == ""
 
 
+def test_a_thing_of_several_words_is_explained_where_one_of_them_is_in_its_own_right():
+    rare = {t: 2 for t in terms("banneton liners")}
+    vocabulary = Vocabulary({**{t: 40 for t in terms("dough oven bread")}, **rare}, 200)
+    question = "What are banneton liners?"
+    section = chunk("A **banneton** is a proofing basket; its liners are cloth.")
+    assert unexplained_subject(question, vocabulary, [section]) == ""
+    headed = chunk("It holds the dough while it proofs; cloth liners keep it from sticking.")
+    headed["payload"]["heading_path"] = ["Tools", "Banneton"]
+    assert unexplained_subject(question, vocabulary, [headed]) == ""
+    # a page title naming one of the words does not explain it, nor a chunk missing a word
+    titled = chunk("The bakery sells cloth liners for every banneton it stocks.")
+    titled["payload"]["heading_path"] = ["Banneton Care", "Shop"]
+    assert unexplained_subject(question, vocabulary, [titled]) == "banneton liners"
+    assert unexplained_subject(question, vocabulary, [chunk("A **banneton** is a basket.")]) == (
+        "banneton liners"
+    )
+
+
 def test_asked_what_a_name_of_the_scene_is_by_pointing_back_a_chunk_must_explain_it():
     vocabulary = Vocabulary(
         {**{t: 40 for t in terms("dough oven bread")}, **{t: 1 for t in terms("ProofMate")}}, 200
