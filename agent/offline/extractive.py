@@ -336,10 +336,10 @@ def select_excerpts(
     excerpts = [e for e in every if not is_heading(e.text) and not e.pointer]
     if not excerpts:
         return []
-    structural = _structural(question, excerpts, headings)
-    prerequisite = _prerequisite(question, excerpts, headings, everyday)
-    special = structural or prerequisite or _code(question, excerpts)
     wanted = answer_terms(question)
+    structural = _structural(question, excerpts, headings)
+    prerequisite = _prerequisite(question, excerpts, headings, wanted - everyday)
+    special = structural or prerequisite or _code(question, excerpts)
     everyday |= failure_words(question)  # "fails" tells no sentence of another source apart
     if not wanted - everyday:
         everyday = frozenset()
@@ -460,7 +460,7 @@ def _structural(question: str, excerpts: list[Excerpt], headings: list[str]) -> 
 
 
 def _prerequisite(
-    question: str, excerpts: list[Excerpt], headings: list[str], everyday: frozenset[int]
+    question: str, excerpts: list[Excerpt], headings: list[str], asked: frozenset[int]
 ) -> list[Excerpt]:
     """The best source's relevant units alone, when a how-to question is best met by a
     section listing what the reader should have done before starting, in a unit that holds
@@ -471,8 +471,8 @@ def _prerequisite(
     step: the book teaches that elsewhere or takes it as read, and the sections that use it
     answer. Nor is a step that says where the book teaches it ("A running Gazebo world with a
     spawned robot, from the previous lesson"): the caveat would be untrue. Nor when another
-    source's unit holds most of the question and every word of it beyond the book's
-    `everyday` ones ("an emergency stop that cuts motor power…" in "Layers of Safety", for
+    source's unit holds most of the question and every word of it beyond the book's everyday
+    ones (`asked`: "an emergency stop that cuts motor power…" in "Layers of Safety", for
     "How do I stop the robot in an emergency?", whose lesson's prerequisites ask for a robot
     with one): the book teaches it there."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
@@ -484,7 +484,6 @@ def _prerequisite(
         return []
     if asks_knowledge(own[0].text) or taught_elsewhere(own[0].text):  # not a step it leaves out
         return []
-    asked = answer_terms(question) - everyday
     if asked and any(
         e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE for e in excerpts
     ):

@@ -178,23 +178,22 @@ def _explains_thing(payload: dict, thing: str) -> bool:
     macros?" met by the "Xacro" section: "**Xacro** is an XML macro language… macros with
     parameters"); a page title that names one of them does not (the Isaac Sim lesson's one
     "ROS 2 bridge extension" says nothing of what Isaac Sim extensions are)."""
-    if _explains(payload, thing_terms(thing)):
+    if _explains(payload, thing_terms(thing), _headings(payload)):
         return True
-    words, text = terms(thing), payload.get("text", "")
-    if len(words) < 2 or not words <= terms(f"{_headings(payload)}\n{text}"):
+    words = terms(thing)
+    if len(words) < 2 or not words <= terms(f"{_headings(payload)}\n{payload.get('text', '')}"):
         return False
-    own = [*payload.get("heading_path", [])[1:], *payload.get("section_headings", [])]
-    named = terms(" ".join([*own, *BOLD.findall(text)]))
-    return any(word in named or text_defines(text, frozenset({word})) for word in words)
+    own = " ".join([*payload.get("heading_path", [])[1:], *payload.get("section_headings", [])])
+    return any(_explains(payload, frozenset({word}), own) for word in words)
 
 
-def _explains(payload: dict, subject: frozenset[int]) -> bool:
-    """Whether a chunk says what `subject` is: a heading names it, a sentence defines it, or
-    the text sets it in bold, as books do where they introduce a term ("ROS 2 is built on
-    **DDS** (Data Distribution Service), an industry middleware standard…")."""
+def _explains(payload: dict, subject: frozenset[int], headings: str) -> bool:
+    """Whether a chunk says what `subject` is: one of its `headings` names it, a sentence
+    defines it, or the text sets it in bold, as books do where they introduce a term ("ROS 2
+    is built on **DDS** (Data Distribution Service), an industry middleware standard…")."""
     text = payload.get("text", "")
     return (
-        subject <= terms(_headings(payload))
+        subject <= terms(headings)
         or any(subject <= terms(span) for span in BOLD.findall(text))
         or text_defines(text, subject)
     )
