@@ -62,13 +62,24 @@ the reader's course ("what will I learn", "what comes after this chapter"), not 
 ask about the topic ("how does the robot remember", "what do I need to know about QoS")."""
 HEADING = re.compile(r"^#{1,6}\s+\S")
 LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
+COMMAND_ASKED = (
+    r"(?:which|what|exact) (?:\S+ )?commands?|commands? line"
+    r"|commands? (?:to|for) (?!(?:my|the|a|an|your|our|its|this|that|it|them)\b)"
+    r"|commands? (?:do|should|can|would|must) (?:i|we|you)"
+)
+"""A command the reader asks for: "which command…", "the exact npm command", "the command to
+reset", "the command line", "the `--check` command". A command given or sent ("the LLM gives a
+dangerous command", "velocity commands to my robot", "a voice command") is what a program or
+a person tells a robot, not a command line."""
 CODE_INTENT = re.compile(
-    r"\b(code|snippet|example|(?<!speech )(?<!voice )(?<!spoken )(?<!verbal )commands?|script"
+    rf"\b(code|snippet|example|{COMMAND_ASKED}|script"
     r"|how do i (write|run|launch|create|build|install|start|configure)|show me|syntax|cli"
-    r"|terminal)\b",
+    r"|terminal|how (?:do|can|should) (?:i|we|you) [^?.]* in (?:python|typescript|javascript"
+    r"|c\+\+|rust|java|kotlin|swift))\b|(?:`[^`]+`|(?<![\w-])--?\w[\w-]*) commands?\b",
     re.IGNORECASE,
 )
-"""Words that ask for code or a command line; a spoken command ("a voice command") is none."""
+"""Words that ask for code or a command line, and a how-to in a programming language ("how do I
+make one in Python?")."""
 WHY = re.compile(r"\bwhy\b|\bhow come\b|\bwhat(?:'s| is) the (?:reason|point)\b", re.I)
 REASON = re.compile(
     r"\b(?:because|since|so that|therefore|thus|hence|due to|the reason|otherwise|"

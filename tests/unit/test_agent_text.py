@@ -167,6 +167,37 @@ def test_a_request_for_code_is_read_from_how_it_asks_not_from_a_books_nouns():
     assert asks_for_code("Which command lists the ovens?")
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What happens if the planner gives the oven a dangerous command?",
+        "How do I send heat commands to my oven?",
+        "Can the oven understand spoken commands?",
+        "Do I need the driver to bake in Python?",
+    ],
+)
+def test_a_command_given_to_a_machine_or_a_language_named_is_no_request_for_code(question):
+    assert not asks_for_code(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What is the exact npm command to add the oven driver?",
+        "What is the command to reset the oven?",
+        "What does the `oven --preheat` command do?",
+        "What does the --preheat command do?",
+        "Which commands can I run to see the ovens?",
+        "What command do I run?",
+        "Which command line flag preheats?",
+        "How do I make an oven timer in Python?",
+        "how can I start one in TypeScript",
+    ],
+)
+def test_a_command_the_reader_asks_for_or_a_how_to_in_a_language_is_a_request_for_code(question):
+    assert asks_for_code(question)
+
+
 def test_a_request_for_code_is_read_from_the_sentences_that_ask():
     scene = "I passed my own ignore file on the command line and now generated files get checked."
     assert not asks_for_code(f"{scene} How do I keep both?")
