@@ -296,7 +296,9 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
     (with the subheadings inside it: each one that heads items) up to `MAX_LIST_ITEMS` items.
     A heading after the list's last item opens the next section, not a part of the list. When
     subsections in prose follow ("…several core principles:" above "Principle 1: Embodiment"),
-    the first one's heading and opening sentence."""
+    the first one's heading and opening sentence, with what that sentence introduces in turn
+    ("#### Reinforcement Learning" then "Learning through environmental feedback:" and its
+    list)."""
     found: set[P] = set()
     for place in picked:
         nxt = by_position.get((place.document, place.position + 1))
@@ -320,6 +322,7 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
             nxt = by_position.get((nxt.document, nxt.position + 1))
         if heading is not None and items == 0 and nxt is not None and _is_sentence(nxt.text):
             found.update([heading, nxt])  # subsections follow: the first one's opening
+            found |= _introduced({nxt}, by_position, places)  # and its list, if it leads in
     return found
 
 

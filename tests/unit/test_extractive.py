@@ -294,6 +294,21 @@ def test_a_lead_in_to_subsections_brings_the_first_ones_opening():
     assert said.index("**Principle 1: Fermentation**") < said.index("Yeast turns sugar")
 
 
+def test_a_subsections_opening_that_leads_in_brings_its_list():
+    text = (
+        "#### Fresh Baking\n\n"
+        "Baking that happens while the shop is open:\n\n"
+        "#### Bread\n"
+        "Baking from starter dough:\n"
+        "- sourdough loaves\n- rye rolls\n\n"
+        "#### Pastry\n"
+        "Baking from laminated dough:\n- croissants\n- danishes"
+    )
+    said = answer("What is fresh baking in the shop?", [text], ["Baking"])
+    assert said.index("while the shop is open:") < said.index("**Bread**")
+    assert said.index("**Bread**") < said.index("starter dough:") < said.index("rye rolls")
+
+
 def test_a_listed_answer_brings_its_subheadings_but_not_the_next_sections_heading():
     text = (
         "A bakery oven has three zones:\n\n"
