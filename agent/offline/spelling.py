@@ -17,9 +17,14 @@ chunks write when several are, when it is
   tool, asked about and to be refused, not "mytest", "event" or "print");
 - at least `SPELLED_LENGTH` letters long (a short word is one edit from too many others), and
   not inside quotes or backticks (the reader's literal text).
+
+A contraction typed without its apostrophe ("my node doesnt start", "whats a topic") is read
+with it: as typed it is a word the book never uses, weighing most in every signal, and the
+reader's "not" goes unread.
 """
 
 import re
+from collections.abc import Callable
 from functools import cache
 
 from spellchecker import SpellChecker
@@ -33,17 +38,31 @@ QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|{INLINE_CODE.pattern}")
 """The reader's literal text: a quoted string or a code span."""
 
 
-def book_spelling(question: str, vocabulary: Vocabulary) -> str:
-    """`question` with each misspelt word the book never uses read as the book spells it, as
-    capitalised as the reader wrote it (a name with a capital inside, `createEnttyAdapter`, as
-    the book writes it, or as typed when the book writes it in no such form); unchanged when
-    there is none."""
-    literal = [match.span() for match in QUOTED_OR_CODE.finditer(question)]
+CONTRACTIONS = {
+    contraction.replace("'", ""): contraction
+    for contraction in (
+        *("don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "can't"),
+        *("couldn't", "wouldn't", "shouldn't", "won't", "haven't", "hasn't", "hadn't"),
+        *("what's", "that's", "there's", "who's", "where's", "how's", "you're", "they're"),
+        *("i'm", "i've", "you've", "we've", "they've"),
+    )
+}
+"""Contractions as readers type them without the apostrophe; not those that spell another
+word ("its", "lets", "were", "ill", "id", "well")."""
+APOSTROPHE_LESS = re.compile(rf"(?<![\w'`.-])(?:{'|'.join(CONTRACTIONS)})(?![\w'`-])", re.I)
 
-    def respelled(match: re.Match[str]) -> str:
-        word = match.group()
-        if any(start <= match.start() < end for start, end in literal):
-            return word
+
+def book_spelling(question: str, vocabulary: Vocabulary) -> str:
+    """`question` with its contractions typed without apostrophes read with them, and each
+    misspelt word the book never uses read as the book spells it, as capitalised as the reader
+    wrote it (a name with a capital inside, `createEnttyAdapter`, as the book writes it, or as
+    typed when the book writes it in no such form); unchanged when there is none."""
+
+    def with_apostrophe(word: str) -> str:
+        contraction = CONTRACTIONS[word.lower()]
+        return contraction[0].upper() + contraction[1:] if word[0].isupper() else contraction
+
+    def respelled(word: str) -> str:
         named = terms(word)
         if not named or all(vocabulary.knows(term) for term in named):
             return word
@@ -54,7 +73,21 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
             return vocabulary.written_as.get(spelling, word)
         return spelling.capitalize() if word[0].isupper() else spelling
 
-    return SPELLED_WORD.sub(respelled, question)
+    question = _outside_literal_text(APOSTROPHE_LESS, with_apostrophe, question)
+    return _outside_literal_text(SPELLED_WORD, respelled, question)
+
+
+def _outside_literal_text(words: re.Pattern[str], read: Callable[[str], str], text: str) -> str:
+    """`text` with each match of `words` outside the reader's literal text (`QUOTED_OR_CODE`)
+    replaced by what `read` makes of it."""
+    literal = [match.span() for match in QUOTED_OR_CODE.finditer(text)]
+
+    def replaced(match: re.Match[str]) -> str:
+        if any(start <= match.start() < end for start, end in literal):
+            return match.group()
+        return read(match.group())
+
+    return words.sub(replaced, text)
 
 
 def book_word(word: str, vocabulary: Vocabulary) -> str | None:

@@ -80,6 +80,18 @@ async def test_a_misspelt_question_is_answered_from_the_section_it_means(book):
     assert as_typed["refusal_reason"] == "off_book"
 
 
+async def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(book):
+    result = await ask(book, "whats a topic")
+    assert result["refusal_reason"] is None
+    assert "A **topic** is a named, typed channel" in result["answer"]
+    # read as typed, "whats" is a word the book never uses and most of the question
+    as_typed = await ask(book, "whats a topic", context=Context(book_spelling=False))
+    assert as_typed["refusal_reason"] == "off_book"
+    # the reader's "not" is read: a failure the quoted passages do not speak of is hedged
+    failing = await ask(book, "my node doesnt start")
+    assert failing["answer"].startswith("This does not seem to be answered directly")
+
+
 async def test_an_all_caps_names_plural_is_the_books_name(book):
     # the book writes "GPU"; "GPUs" stemmed as written was a name it never uses: off-book
     result = await ask(book, "Do I need two GPUs for Isaac Sim?")

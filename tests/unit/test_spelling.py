@@ -3,7 +3,7 @@
 import pytest
 
 from agent.offline.spelling import book_spelling, regional_variant
-from agent.offline.text import terms
+from agent.offline.text import negated, terms
 from agent.retrieval.vocabulary import Vocabulary
 
 BOOK_WORDS = {
@@ -34,7 +34,7 @@ def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
     [
         ("what is a lanch file?", "what is a launch file?"),  # the most written of two
         ("How do I start Gazbo with ROS 2?", "How do I start Gazebo with ROS 2?"),
-        ("whats domain randomisation", "whats domain randomization"),
+        ("whats domain randomisation", "what's domain randomization"),
         ("Which colour does the plannre draw?", "Which color does the planner draw?"),
         ("Why is the behavior odd?", "Why is the behaviour odd?"),  # the book is British
         ("What does createEnttyAdapter take?", "What does createEntityAdapter take?"),
@@ -61,6 +61,28 @@ def test_a_misspelt_word_is_read_as_the_book_spells_it(question, read):
 )
 def test_a_word_that_is_not_a_misspelling_of_the_books_is_left_as_written(question):
     assert book_spelling(question, book()) == question
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("my planner doesnt start, why", "my planner doesn't start, why"),
+        ("Whats a launch file? I cant find one", "What's a launch file? I can't find one"),
+        ("Im stuck: the event wont print", "I'm stuck: the event won't print"),
+        ("its launch file lets the planner print", "its launch file lets the planner print"),
+        ("What does `dont` print?", "What does `dont` print?"),  # the reader's literal text
+        ("Is dont-print a launch flag?", "Is dont-print a launch flag?"),  # part of a name
+    ],
+)
+def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(question, read):
+    assert book_spelling(question, book()) == read
+
+
+def test_a_contraction_read_with_its_apostrophe_says_not_and_weighs_nothing():
+    typed = "my planner doesnt print"
+    assert not negated(typed) and terms(typed) != terms("planner print")
+    read = book_spelling(typed, book())
+    assert negated(read) and terms(read) == terms("planner print")
 
 
 @pytest.mark.parametrize(
