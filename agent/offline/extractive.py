@@ -142,6 +142,8 @@ STRONG_COVERAGE = 0.75
 speaks only to add a topic term (see also `DIRECT_COVERAGE`)."""
 COMMAND_REACH = 4
 """How many units after a how-to answer's explanation its command may follow."""
+THIN_EXPLANATION = 2
+"""At most this many units of the best source explain a how-to thinly (`_command_after`)."""
 SHORT_CODE_LINES = 8
 """A prose answer may quote a code block this short (fence lines aside): a command or a few
 lines of configuration. Against 4: Jest fact recall 0.72 -> 0.76 (held out), Prettier
@@ -728,17 +730,21 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
     that follows the best source's explanation (within `COMMAND_REACH` units of its last
     chosen unit), with the lead-in that introduces it: the explanation says why, the block
     says what to run ("Run it with a flag that writes them again:" `ovenctl bake
-    --rewrite-cards`). Only a block that, with its lead-in, shares a term with the
-    question; none when the best source already gives code."""
+    --rewrite-cards`). When the explanation is thin (at most `THIN_EXPLANATION` units), a
+    program of any length: a recipe says what it is for in a sentence and how in its code.
+    Only a block that, with its lead-in, shares a term with the question; none when the best
+    source already gives code."""
     first = _best_source(chosen)
     if any(is_code(e.text) for e in chosen if e.document == first):
         return []
     own = [e for e in excerpts if e.document == first]
-    last = max((e.position for e in chosen if e.document == first), default=0)
+    said = [e for e in chosen if e.document == first]
+    thin = len(said) <= THIN_EXPLANATION
+    last = max((e.position for e in said), default=0)
     best: list[Excerpt] = []
     best_coverage = 0.0
     for previous, block in zip([None, *own], own, strict=False):
-        if not (is_code(block.text) and _short(block.text)):
+        if not (is_code(block.text) and (thin or _short(block.text))):
             continue
         if not last < block.position <= last + COMMAND_REACH:
             continue

@@ -516,6 +516,25 @@ def test_a_how_to_answer_brings_the_command_that_follows_its_explanation():
     assert "Sourdough" not in said
 
 
+RECIPE = (
+    "A timed oven runs a batch for a set time, then switches itself off.\n\n"
+    "```python\n"
+    + "".join(f"step_{n} = bake(tray={n})\n" for n in range(12))
+    + "switch_off(oven)\n```"
+)
+
+
+def test_a_thin_how_to_explanation_brings_the_program_that_follows():
+    said = answer("How do I make a timed oven?", [RECIPE], ["Timed Oven"])
+    assert "switch_off(oven)" in said and "step_11 = bake(tray=11)" in said
+    # a fuller explanation stands on its own: the long program is left out
+    fuller = RECIPE.replace(
+        "switches itself off.",
+        "switches itself off. A timed oven never overbakes. A timed oven saves power.",
+    )
+    assert "switch_off" not in answer("How do I make a timed oven?", [fuller], ["Timed Oven"])
+
+
 def test_a_question_that_is_not_how_to_gets_no_command():
     said = answer("Why does my oven refuse the batch after I changed a recipe?", [CARDS])
     assert "ovenctl" not in said
