@@ -68,6 +68,8 @@ FOLLOWING = re.compile(
 """Words by which a sentence without a closing ":" introduces the list or block after it ("the
 following", "the publisher below sends…"; not "falls below the threshold")."""
 MAX_TABLE_ROWS = 8
+ASIDE = re.compile(r"\([^()]+\)[.!]?")
+"""A sentence wholly in parentheses."""
 """A longer table keeps its header and the rows that hold the question's terms."""
 
 
@@ -90,11 +92,14 @@ P = TypeVar("P", bound=Place)
 def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
     or a connective ("However", "Another"), names "it"/"them", "do this" or "then" among its
-    first words, or ends on "that" or "the two" (not on "like this:", which introduces what
-    follows)."""
+    first words, ends on "that" or "the two" (not on "like this:", which introduces what
+    follows), or is an aside in parentheses ("(Error handling should be added.)", a note on
+    the code above it)."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
         return False
+    if ASIDE.fullmatch(sentence.strip()):
+        return True
     opening = " ".join(words[:3])
     introduces_next = sentence.rstrip().endswith(":")  # "…like this:" points forward
     return (

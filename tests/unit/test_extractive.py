@@ -48,6 +48,14 @@ def test_pronouns_and_connectives_make_a_sentence_lean_back():
     assert not leans_back("With the oven hot, we can now bake the loaves like this:")
 
 
+def test_an_aside_in_parentheses_leans_back_to_what_it_notes():
+    assert leans_back("(Error handling should be added.)")
+    assert not leans_back("Use the (new) timer for rye.")
+    text = "```python\n" + "".join(f"bake(tray={n})\n" for n in range(12)) + "```\n\n"
+    said = answer("How do I bake every tray?", [text + "(Cooling is left out.)"])
+    assert said.index("bake(tray=11)") < said.index("(Cooling is left out.)")
+
+
 def test_a_sentence_that_says_it_comes_next_leans_back():
     assert leans_back("The baker will then score that loaf with a lame.")
     assert not leans_back("If the crust browns, then lower the heat.")
