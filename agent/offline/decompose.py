@@ -34,9 +34,15 @@ TOGETHER = re.compile(
     r"(?:work|fit|go)\s+together\b",
     re.I,
 )
+SIDE_WORD = r"(?!(?:vs\.?|versus)(?!\S))\S{1,60}"
+"""A word of a comparison's side: not the "vs" that parts it from the next side."""
 VERSUS = re.compile(
-    r"(\S{1,60}(?:\s+\S{1,60})?)\s+(?:vs\.?|versus)\s+(\S{1,60}(?:\s+\S{1,60})?)", re.I
+    rf"({SIDE_WORD}(?:\s+{SIDE_WORD})?)((?:\s+(?:vs\.?|versus)\s+{SIDE_WORD}(?:\s+{SIDE_WORD})?)+)",
+    re.I,
 )
+VERSUS_MARK = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
+LISTED = re.compile(r"\s*,\s*(?:and\s+|or\s+)?")
+"""Where the sides of "the difference between A, B and C" part."""
 """Each side's length is bounded here and in `TOGETHER`, so that a long question costs linear
 time, not quadratic (a 4,000-character word took a quarter of a second)."""
 MIN_CLAUSE_TERMS = 2
@@ -52,9 +58,9 @@ def question_parts(question: str) -> list[str]:
     ask (a comparison's sides each carry it instead).
     """
     asked, topic = appended_topic(question)
-    sides = BETWEEN.search(asked) or TOGETHER.search(asked) or VERSUS.search(asked)
+    sides = _sides(asked)
     if sides:
-        parts = [_trimmed(side) for side in sides.groups()]
+        parts = [_trimmed(side) for side in sides][:MAX_PARTS]
         return [f"{part} {topic}".rstrip() for part in parts] if all(parts) else []
     clauses = [c.strip(" ,;?") for c in _clauses(asked)]
     found = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
@@ -62,6 +68,19 @@ def question_parts(question: str) -> list[str]:
         own = found or ([asked.strip(" ?")] if topic_terms(asked) else [])
         found = [*own, topic.strip("()")]
     return as_parts(found)
+
+
+def _sides(asked: str) -> list[str]:
+    """The sides of a comparison, or of things asked to work together: two or more ("A vs B
+    vs C", "the difference between A, B and C")."""
+    versus = VERSUS.search(asked)
+    if versus:
+        return [versus[1], *VERSUS_MARK.split(versus[2])[1:]]
+    paired = BETWEEN.search(asked) or TOGETHER.search(asked)
+    if not paired:
+        return []
+    first, last = paired.groups()
+    return [*LISTED.split(first), last]
 
 
 def _clauses(asked: str) -> list[str]:

@@ -49,6 +49,21 @@ def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
 
 
 @pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("useQueue vs useJob vs useWorker?", ["useQueue", "useJob", "useWorker"]),
+        ("Redis versus Postgres vs SQLite for the queue?", ["Redis", "Postgres", "SQLite"]),
+        (
+            "What's the difference between queues, topics and streams?",
+            ["queues", "topics", "streams"],
+        ),
+    ],
+)
+def test_a_comparison_of_three_things_is_split_into_all_three(question, parts):
+    assert question_parts(question) == parts
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "How does the garbage collector find dead objects?",
