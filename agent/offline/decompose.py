@@ -7,8 +7,8 @@ goes missing. The graph searches for the whole question and for every part toget
 makes sure each part's best section is among the first (`agent.offline.ranking.cover_parts`).
 
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
-difference between A and B", "A vs B") gives its two sides, as does "how do A and B work
-together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
+difference between A and B", "A vs B", "A vs B vs C", "between A, B and C") gives its sides,
+as does "how do A and B work together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
 "and also" / "and how|what|why..." starts a part ("and" before a verb, as in "…and is kept…",
 goes on with its clause). Only sentences that ask are split: a sentence that sets the scene
 before the question ("We share one queue, and each job has a budget.") is not a part, nor
