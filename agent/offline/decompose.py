@@ -8,13 +8,13 @@ makes sure each part's best section is among the first (`agent.offline.ranking.c
 
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
 difference between A and B", "A vs B", "A vs B vs C", "between A, B and C") gives its sides,
-as does "how do A and B work together"; otherwise a new clause opened by ", and" / ", but" / ";" / a second question /
-"and also" / "and how|what|why..." starts a part ("and" before a verb, as in "…and is kept…",
-goes on with its clause). Only sentences that ask are split: a sentence that sets the scene
-before the question ("We share one queue, and each job has a budget.") is not a part, nor
-are its clauses; it leads the part after it. A part must name a topic (enough topic terms)
-or it is not a part: "..., and can I change that?" is not. A follow-up's appended earlier
-topic is a part of its own (see `question_parts`).
+as does "how do A and B work together"; otherwise a new clause opened by ", and" / ", but" /
+";" / a second question / "and also" / "and how|what|why..." starts a part ("and" before a
+verb, as in "…and is kept…", goes on with its clause). Only sentences that ask are split: a
+sentence that sets the scene before the question ("We share one queue, and each job has a
+budget.") is not a part, nor are its clauses; it leads the part after it. A part must name a
+topic (enough topic terms) or it is not a part: "..., and can I change that?" is not. A
+follow-up's appended earlier topic is a part of its own (see `question_parts`).
 """
 
 import re
