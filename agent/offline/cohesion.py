@@ -11,7 +11,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from agent.offline.text import is_block, is_code, is_heading, is_label, is_list_item, terms
+from agent.offline.text import (
+    ORDERED_ITEM,
+    is_block,
+    is_code,
+    is_heading,
+    is_label,
+    is_list_item,
+    terms,
+)
 
 OPENERS = frozenset(
     (
@@ -67,6 +75,8 @@ FOLLOWING = re.compile(
 )
 """Words by which a sentence without a closing ":" introduces the list or block after it ("the
 following", "the publisher below sends…"; not "falls below the threshold")."""
+CATALOGUE_BLOCKS = 3
+"""Code blocks under a list's items that make it a catalogue of examples (`_catalogue`)."""
 MAX_TABLE_ROWS = 8
 ASIDE = re.compile(r"\([^()]+\)[.!]?")
 """A sentence wholly in parentheses."""
@@ -250,13 +260,47 @@ def _items(group: list[P]) -> int:
 
 
 def _whole_lists(picked: set[P], places: list[P]) -> set[P]:
+    """The lists of picked items, whole when short enough. A bulleted list whose items carry
+    code blocks is a catalogue of examples (an API's features, each with its program): its
+    picked items come with their own code, and its picked code with its item, not the whole
+    list."""
     found: set[P] = set()
     for place in picked:
         if is_list_item(place.text) or place.ordered:
             group = _group(place, places)
-            if _items(group) <= (MAX_ORDERED_ITEMS if place.ordered else MAX_LIST_ITEMS):
+            if not place.ordered and _catalogue(group):
+                found.update(_own_code(place, group))
+            elif _items(group) <= (MAX_ORDERED_ITEMS if place.ordered else MAX_LIST_ITEMS):
                 found.update(group)
+        elif is_code(place.text) and _catalogue(group := _group(place, places)):
+            found.update(_owner(place, group))
     return found
+
+
+def _owner(code: P, group: list[P]) -> list[P]:
+    """The list item a code block of a catalogue sits under."""
+    before = [p for p in group if p.position < code.position and is_list_item(p.text)]
+    return [max(before, key=lambda p: p.position)] if before else []
+
+
+def _catalogue(group: list[P]) -> bool:
+    """Whether a list is a catalogue of examples: a bulleted list (no steps in it) most of
+    whose items carry a code block (at least `CATALOGUE_BLOCKS`)."""
+    if any(p.ordered or ORDERED_ITEM.match(p.text) for p in group):
+        return False
+    blocks = sum(is_code(p.text) for p in group)
+    return blocks >= CATALOGUE_BLOCKS and 2 * blocks >= _items(group)
+
+
+def _own_code(item: P, group: list[P]) -> list[P]:
+    """The code blocks right under a list item, up to the next item."""
+    after = sorted((p for p in group if p.position > item.position), key=lambda p: p.position)
+    owned: list[P] = []
+    for place in after:
+        if not is_code(place.text):
+            break
+        owned.append(place)
+    return owned
 
 
 def _list_lead_ins(

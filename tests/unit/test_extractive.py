@@ -543,6 +543,23 @@ def test_a_thin_how_to_explanation_brings_the_program_that_follows():
     assert "switch_off" not in answer("How do I make a timed oven?", [fuller], ["Timed Oven"])
 
 
+CATALOGUE = "The oven's timer has these features:\n\n" + "\n\n".join(
+    f"- **{feature}:** {says} Example\n\n  ```js\n  timer.{call}()\n  ```"
+    for feature, says, call in [
+        ("Pauses", "The timer pauses when the door opens.", "pause"),
+        ("Peeks", "Use `timer.peek` to read the time left without stopping it.", "peek"),
+        ("Chimes", "The timer chimes when the bake ends.", "chime"),
+        ("Resets", "The timer resets after each batch.", "reset"),
+    ]
+)
+
+
+def test_a_catalogue_of_examples_gives_the_asked_item_with_its_code_not_the_whole_list():
+    said = answer("How do I read the time left without stopping the timer?", [CATALOGUE])
+    assert "`timer.peek` to read the time left" in said and "timer.peek()" in said
+    assert "door opens" not in said and "timer.chime()" not in said
+
+
 def test_a_question_that_is_not_how_to_gets_no_command():
     said = answer("Why does my oven refuse the batch after I changed a recipe?", [CARDS])
     assert "ovenctl" not in said
