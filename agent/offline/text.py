@@ -292,13 +292,23 @@ ACRONYM_PLURAL = re.compile(r"\b([A-Z][A-Z0-9]+)s\b")
 the name ("gpus" is not "gpu")."""
 
 
+PREFIX_HYPHENED = re.compile(
+    r"\b(?P<prefix>re|pre|non|sub|multi|co|un|de|inter|over|under|post|auto)-(?P<word>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A word with a prefix and its hyphen ("re-render", "non-blocking"), which writers as often
+leave out: read as written and as one word."""
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[int]:
     """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer), irregular forms
-    taken as their base form (`agent.offline.irregular`: "written" is "write") and an all-caps
-    name's plural as the name ("Do I need two GPUs?" asks about the book's GPU)."""
+    taken as their base form (`agent.offline.irregular`: "written" is "write"), an all-caps
+    name's plural as the name ("Do I need two GPUs?" asks about the book's GPU) and a
+    prefixed word with a hyphen also as one word ("re-renders" also as "rerenders")."""
     singular = ACRONYM_PLURAL.sub(r"\1", text)
-    return frozenset(bm25_analyzer().embed_query(base_forms(singular)).indices)
+    joined = PREFIX_HYPHENED.sub(lambda m: f"{m.group()} {m['prefix']}{m['word']}", singular)
+    return frozenset(bm25_analyzer().embed_query(base_forms(joined)).indices)
 
 
 def placed_words(text: str) -> Iterator[tuple[str, bool]]:

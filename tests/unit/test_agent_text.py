@@ -490,6 +490,15 @@ def test_an_all_caps_names_plural_shares_its_terms_with_the_name():
     assert terms("ALWAYS") == terms("always")
 
 
+def test_a_hyphened_prefix_is_also_read_as_one_word():
+    # a reader's "rerenders" meets a book's "re-renders" (and its "nonblocking" the book's
+    # "non-blocking"); the hyphened form keeps its own words too
+    assert terms("rerenders") < terms("re-renders")
+    assert terms("a nonblocking call") < terms("a non-blocking call")
+    assert terms("re-renders") >= terms("re renders")
+    assert terms("sim-to-real") == terms("sim to real")  # no prefix: as before
+
+
 def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # "many" is in no sentence that answers, so as a topic word it would weigh the most and
     # leave every answering sentence looking weak
