@@ -383,9 +383,26 @@ def select_excerpts(
         and _only_touched(excerpts)
         and not _asked_directly(question, parsed, headings)
     )
-    if structural or not (touched_only or _failure_unmet(question, answer)):
+    passing = not sure_of_best and _met_in_passing(wanted - everyday, parsed, headings)
+    if structural or not (touched_only or passing or _failure_unmet(question, answer)):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _met_in_passing(
+    uncommon: frozenset[int], parsed: list[list[Unit]], headings: list[str]
+) -> bool:
+    """Whether a question about one thing (a single topic term beyond the book's everyday
+    words) meets it in the best source only in passing: in one of its units at most, and not
+    in its headings ("How do I make the robot walk?" met by Visual SLAM's "…will still make a
+    walking robot stumble"). With two such terms or more, one met once is common in a source
+    that answers: measured on eleven books, that reading hedged 27 answers, 18 of them
+    holding every fact."""
+    if len(uncommon) != 1 or not parsed:
+        return False
+    if uncommon & terms(headings[0] if headings else ""):
+        return False
+    return sum(bool(uncommon & terms(unit.text)) for unit in parsed[0]) <= 1
 
 
 def _failure_unmet(question: str, answer: list[Excerpt]) -> bool:

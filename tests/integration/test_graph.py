@@ -92,6 +92,12 @@ async def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(book):
     assert failing["answer"].startswith("This does not seem to be answered directly")
 
 
+async def test_a_thing_the_book_mentions_only_in_passing_gets_the_hedge(book):
+    # the book never teaches walking; one sentence of the Visual SLAM lesson says "walking"
+    result = await ask(book, "How do I make the robot walk?")
+    assert result["answer"].startswith("This does not seem to be answered directly")
+
+
 async def test_an_all_caps_names_plural_is_the_books_name(book):
     # the book writes "GPU"; "GPUs" stemmed as written was a name it never uses: off-book
     result = await ask(book, "Do I need two GPUs for Isaac Sim?")

@@ -560,6 +560,20 @@ def test_a_catalogue_of_examples_gives_the_asked_item_with_its_code_not_the_whol
     assert "door opens" not in said and "timer.chime()" not in said
 
 
+def test_a_thing_met_only_in_passing_is_said_to_be_only_touched():
+    # "oven" is on most of the book's pages: "glow" is the one thing asked about
+    everyday = terms("oven")
+    passing = (
+        "Start the proofing cabinet before the oven. "
+        "A cabinet that lags behind the oven will still leave a glowing crust pale."
+    )
+    said = answer("How do I make the oven glow?", [passing], ["Running the Cabinet"], everyday)
+    assert said.startswith(ONLY_TOUCHED)
+    teaching = "An oven glows when its element heats. Turn the dial up to make the glow deeper."
+    said = answer("How do I make the oven glow?", [teaching], ["The Element"], everyday)
+    assert not said.startswith(ONLY_TOUCHED)
+
+
 def test_a_question_that_is_not_how_to_gets_no_command():
     said = answer("Why does my oven refuse the batch after I changed a recipe?", [CARDS])
     assert "ovenctl" not in said
