@@ -78,9 +78,9 @@ following", "the publisher below sends…"; not "falls below the threshold")."""
 CATALOGUE_BLOCKS = 3
 """Code blocks under a list's items that make it a catalogue of examples (`_catalogue`)."""
 MAX_TABLE_ROWS = 8
+"""A longer table keeps its header and the rows that hold the question's terms."""
 ASIDE = re.compile(r"\([^()]+\)[.!]?")
 """A sentence wholly in parentheses."""
-"""A longer table keeps its header and the rows that hold the question's terms."""
 
 
 @dataclass(frozen=True)

@@ -40,11 +40,11 @@ VERSUS = re.compile(
     rf"({SIDE_WORD}(?:\s+{SIDE_WORD})?)((?:\s+(?:vs\.?|versus)\s+{SIDE_WORD}(?:\s+{SIDE_WORD})?)+)",
     re.I,
 )
+"""Each side's length is bounded here and in `TOGETHER`, so that a long question costs linear
+time, not quadratic (a 4,000-character word took a quarter of a second)."""
 VERSUS_MARK = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 LISTED = re.compile(r"\s*,\s*(?:and\s+|or\s+)?")
 """Where the sides of "the difference between A, B and C" part."""
-"""Each side's length is bounded here and in `TOGETHER`, so that a long question costs linear
-time, not quadratic (a 4,000-character word took a quarter of a second)."""
 MIN_CLAUSE_TERMS = 2
 MAX_PARTS = 3
 
