@@ -384,7 +384,8 @@ def select_excerpts(
         and not _asked_directly(question, parsed, headings)
     )
     passing = not sure_of_best and _met_in_passing(wanted - everyday, parsed, headings)
-    if structural or not (touched_only or passing or _failure_unmet(question, answer)):
+    elsewhere = _earlier_topic_unsaid(question, answer, headings, everyday)
+    if structural or not (touched_only or passing or elsewhere or _failure_unmet(question, answer)):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
 
@@ -403,6 +404,23 @@ def _met_in_passing(
     if uncommon & terms(headings[0] if headings else ""):
         return False
     return sum(bool(uncommon & terms(unit.text)) for unit in parsed[0]) <= 1
+
+
+def _earlier_topic_unsaid(
+    question: str, answer: list[Excerpt], headings: list[str], everyday: frozenset[int]
+) -> bool:
+    """Whether a follow-up's earlier topic ("how do i install it? (gazebo)") is beyond the
+    book's everyday words and nothing the answer quotes, nor the headings of its sources,
+    names it: the sources answer the follow-up's words about something else (building a
+    workspace's `install/` folder)."""
+    topic = topic_terms(appended_topic(question)[1]) - everyday
+    if not topic:
+        return False
+    named = {e.document for e in answer}
+    said = terms(
+        " ".join([*(e.text for e in answer), *(headings[d] for d in named if d < len(headings))])
+    )
+    return not topic & said
 
 
 def _failure_unmet(question: str, answer: list[Excerpt]) -> bool:

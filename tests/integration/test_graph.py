@@ -98,6 +98,15 @@ async def test_a_thing_the_book_mentions_only_in_passing_gets_the_hedge(book):
     assert result["answer"].startswith("This does not seem to be answered directly")
 
 
+async def test_a_follow_up_answered_about_something_else_gets_the_hedge(book):
+    # the book never says how to install Gazebo; the workspace section's `install/` folder
+    # and `--symlink-install` share the follow-up's word, not its topic
+    history = [HumanMessage("What is Gazebo?"), AIMessage("A robot simulator.")]
+    result = await ask(book, "how do i install it?", history)
+    assert result["answer"].startswith("This does not seem to be answered directly")
+    assert "Gazebo" not in result["answer"]
+
+
 async def test_an_all_caps_names_plural_is_the_books_name(book):
     # the book writes "GPU"; "GPUs" stemmed as written was a name it never uses: off-book
     result = await ask(book, "Do I need two GPUs for Isaac Sim?")

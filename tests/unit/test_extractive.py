@@ -567,6 +567,15 @@ def test_a_thing_met_only_in_passing_is_said_to_be_only_touched():
     assert not said.startswith(ONLY_TOUCHED)
 
 
+def test_a_follow_up_whose_answer_never_names_its_earlier_topic_gets_the_hedge():
+    workspace = "Run the install step: it copies every recipe into the install folder."
+    said = answer("how do i install it? (proofing cabinet)", [workspace], ["Installing"])
+    assert said.startswith(ONLY_TOUCHED)
+    cabinet = "Install the proofing cabinet on a level floor, away from the oven."
+    said = answer("how do i install it? (proofing cabinet)", [cabinet], ["Setup"])
+    assert not said.startswith(ONLY_TOUCHED)
+
+
 def test_a_question_that_is_not_how_to_gets_no_command():
     said = answer("Why does my oven refuse the batch after I changed a recipe?", [CARDS])
     assert "ovenctl" not in said
