@@ -378,14 +378,17 @@ def select_excerpts(
     answer = list(unique.values())
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
-    touched_only = (
-        not sure_of_best
-        and _only_touched(excerpts)
-        and not _asked_directly(question, parsed, headings)
+    if structural:
+        return answer
+    unsure = not sure_of_best and (
+        (_only_touched(excerpts) and not _asked_directly(question, parsed, headings))
+        or _met_in_passing(wanted - everyday, parsed, headings)
     )
-    passing = not sure_of_best and _met_in_passing(wanted - everyday, parsed, headings)
-    elsewhere = _earlier_topic_unsaid(question, answer, headings, everyday)
-    if structural or not (touched_only or passing or elsewhere or _failure_unmet(question, answer)):
+    if not (
+        unsure
+        or _earlier_topic_unsaid(question, answer, everyday)
+        or _failure_unmet(question, answer)
+    ):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
 
@@ -406,21 +409,13 @@ def _met_in_passing(
     return sum(bool(uncommon & terms(unit.text)) for unit in parsed[0]) <= 1
 
 
-def _earlier_topic_unsaid(
-    question: str, answer: list[Excerpt], headings: list[str], everyday: frozenset[int]
-) -> bool:
+def _earlier_topic_unsaid(question: str, answer: list[Excerpt], everyday: frozenset[int]) -> bool:
     """Whether a follow-up's earlier topic ("how do i install it? (gazebo)") is beyond the
-    book's everyday words and nothing the answer quotes, nor the headings of its sources,
-    names it: the sources answer the follow-up's words about something else (building a
-    workspace's `install/` folder)."""
+    book's everyday words and no unit the answer quotes holds it, in itself or its heading
+    (`Excerpt.topic`): the sources answer the follow-up's words about something else (building
+    a workspace's `install/` folder)."""
     topic = topic_terms(appended_topic(question)[1]) - everyday
-    if not topic:
-        return False
-    named = {e.document for e in answer}
-    said = terms(
-        " ".join([*(e.text for e in answer), *(headings[d] for d in named if d < len(headings))])
-    )
-    return not topic & said
+    return bool(topic) and not topic & frozenset().union(*(e.topic for e in answer))
 
 
 def _failure_unmet(question: str, answer: list[Excerpt]) -> bool:
