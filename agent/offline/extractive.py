@@ -877,7 +877,7 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     with its last citation, and paragraphs are parted by one blank line, however many the pieces
     on either side bring."""
     pieces = []
-    after_line = False  # a sentence after a heading or list item starts a new paragraph
+    after_line = False  # a sentence after a heading, label or list item starts a paragraph
     for excerpt in excerpts:
         citation = f"[{numbers[excerpt.document]}]"
         if excerpt.note:
@@ -885,6 +885,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
         elif is_heading(excerpt.text):
             # a paragraph of its own: after a sentence, one line break would run it into it
             pieces.append(f"\n\n**{heading_text(excerpt.text)}**")
+        elif is_label(excerpt.text):  # a heading in all but markup: shown as one, uncited
+            pieces.append(f"\n\n{excerpt.text.strip()}")
         elif is_block(excerpt.text):
             # a blank line after the block: a `[n]` right under a table would be one more row
             pieces.append(f"\n\n{excerpt.text}\n\n{citation}\n\n")
@@ -893,7 +895,7 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
         else:
             paragraph = "\n\n" if after_line else ""
             pieces.append(f"{paragraph}{excerpt.text} {citation} ")
-        after_line = is_heading(excerpt.text) or is_list_item(excerpt.text)
+        after_line = any(test(excerpt.text) for test in (is_heading, is_label, is_list_item))
     if pieces:
         pieces[0] = pieces[0].lstrip()
     for before, at in pairwise(range(len(pieces))):

@@ -1188,6 +1188,16 @@ def test_paragraphs_are_parted_by_one_blank_line_whatever_comes_after_a_note_or_
     assert "[1]\n\n**Baking**\n- Bake at 230 °C [1]\n\nRye needs less time. [1]" in said
 
 
+def test_a_bold_label_is_shown_as_a_heading_of_its_own_paragraph_without_a_citation():
+    units = ["Ovens vary.", "**Steam baking**", "Pour water on the tray.", "It crisps the crust."]
+    excerpts = [Excerpt(0, n, n, False, unit) for n, unit in enumerate(units)]
+    said = "".join(compose(excerpts, {0: 1}))
+    assert said == (
+        "Ovens vary. [1] \n\n**Steam baking**\n\nPour water on the tray. [1] "
+        "It crisps the crust. [1]"
+    )
+
+
 def test_another_source_sharing_one_word_of_the_question_in_another_sense_does_not_speak():
     # the best source answers in words spread over its sentences, so others may add to it;
     # "setting" in the shop's returns section is the same word in another sense
