@@ -27,7 +27,7 @@ from ingest.sections import Block, Section, parse_sections
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 15
+CHUNKER_VERSION = 16
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 LIST_ITEM_START = re.compile(r"\n(?=(?:[-*+]|\d{1,9}[.)])[ \t])")
@@ -91,7 +91,10 @@ def chunk_document(doc: Document, settings: Settings) -> list[Chunk]:
             "heading_path": piece.section.heading_path,
             "heading": piece.section.heading,
             "anchor": piece.section.anchor,
-            "section_headings": piece.section_headings,
+            "section_headings": [
+                *piece.section_headings,
+                *(title for title in doc.collapsible_titles if f"**{title}**" in text),
+            ],
             "section_type": _section_type(doc.title, piece.section.heading, piece.blocks),
             "chunk_index": index,
             "total_chunks": len(pieces),

@@ -23,6 +23,9 @@ class Document:
     """Every frontmatter key, plus the derived chunk-contract fields (module, chapter, ...)."""
     content_hash: str
     """sha256 of the file's bytes."""
+    collapsible_titles: tuple[str, ...] = ()
+    """The titles of the page's collapsible blocks (`<details><summary>`), which the body shows
+    as bold labels: a heading in all but markup for what each block holds."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ Fields a book's frontmatter may not declare are derived so that filters still wo
 - `keywords`: frontmatter `keywords` plus `tags` (strings, or the `label` of tag objects).
 - `category_labels`: the `_category_.json` labels of the page's folders, outermost first.
 
+Reference-style links (`[text][id]`) are written inline (`ingest.links`): the chunker's parser
+drops their definitions, which would leave them in an answer with nowhere to go.
+
 Routes and heading ids follow Docusaurus's rules (`ingest.docusaurus`). Where the book's site
 has been built, what Docusaurus recorded wins: the doc's `slug` and `id` from
 `<site>/.docusaurus/` (when its `id`/`slug`/`parse_number_prefixes` frontmatter is unchanged),
@@ -35,7 +38,8 @@ from core.settings import Settings
 from ingest import docusaurus
 from ingest.built_site import BuiltSite, RecordedDoc
 from ingest.documents import Document, FileProblem, LoadResult
-from ingest.mdx import PartialResolver, clean_mdx, strip_tags
+from ingest.links import inline_references
+from ingest.mdx import PartialResolver, clean_mdx, strip_tags, summary_titles
 from ingest.sections import adopt_heading_ids, first_h1
 
 PAGE_SUFFIXES = (".md", ".mdx")
@@ -180,6 +184,7 @@ def load_document(
         if meta.get("draft") is True:
             return FileProblem(relative, "draft page (draft: true)", failed=False)
         body = clean_mdx(content, _partial_reader(root, path, settings, {path.resolve()}))
+        body = inline_references(body)  # the parser drops definitions: `[text][id]` keeps its link
         recorded = _recorded(site, relative, meta)
         slug = recorded.slug if recorded else docusaurus.page_slug(relative, meta)
         rendered = site.rendered_page(recorded) if site and recorded else None
@@ -200,6 +205,7 @@ def load_document(
             body=body,
             metadata=metadata,
             content_hash=hashlib.sha256(text.encode()).hexdigest(),
+            collapsible_titles=tuple(summary_titles(content)),
         )
     except ValueError as error:
         return FileProblem(relative, str(error))

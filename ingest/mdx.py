@@ -12,6 +12,11 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
   label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
   quoting it does not run it into the body's first sentence; an untitled one's label leads its
   first paragraph (`Info: This function…`). GitHub's alerts (`> [!NOTE]`) get the same label.
+- A collapsible block's `<summary>` (`<details><summary>Server Side Rendering</summary>…`)
+  becomes a bold label, a paragraph of its own (`**Server Side Rendering**`): it titles what
+  the block holds, so an answer quoting the block shows its title over it rather than run
+  into its first sentence, and the chunker counts it among a chunk's headings
+  (`summary_titles`).
 - Comments go, `<!-- … -->` and `{/* … */}`, also when they span lines (a commented-out
   note or section): a reader never sees them, so they are not the book's text.
 - A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
@@ -66,6 +71,9 @@ INLINE_CODE = re.compile(r"(`+)(?:(?!\1).)+?\1")
 ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+SUMMARY = re.compile(r"<summary\b[^>]*>(?P<title>.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+EMPHASIS = re.compile(r"(?<!\w)(\*{1,2}|_{1,2})(?=\S)(?P<text>.+?)(?<=\S)\1(?!\w)")
+"""Bold or italic text (`**Tip:**`, `_not_`), whose marks a title set in bold cannot hold."""
 
 PartialResolver = Callable[[str], str | None]
 """Given an import path, the cleaned body of that partial, or None if it cannot be read."""
@@ -79,7 +87,7 @@ def _statement_lines(lines: list[str], start: int, done: Callable[[str], bool]) 
     return end
 
 
-def _closes(line: str, fence: str) -> bool:
+def closes_fence(line: str, fence: str) -> bool:
     """A fence closes with the same character, at least as many times, and nothing after."""
     marker = FENCE_OPEN.match(line)
     if marker is None:
@@ -179,6 +187,23 @@ def _as_sentence(title: str) -> str:
     return title if title[-1] in ".!?:" else f"{title}."
 
 
+def summary_titles(markdown: str) -> list[str]:
+    """The titles of the page's collapsible blocks, as their labels show them."""
+    return [title for match in SUMMARY.finditer(markdown) if (title := _summary_title(match))]
+
+
+def _summary_title(summary: re.Match[str]) -> str:
+    """A `<summary>`'s text, without tags or emphasis marks (it is shown in bold whole)."""
+    title = _outside_code(strip_tags(summary.group("title")), lambda t: EMPHASIS.sub(r"\2", t))
+    return title.strip("*_ ")
+
+
+def _summary_label(summary: re.Match[str]) -> str:
+    """A `<summary>`'s title as a bold label between blank lines (nothing if it has no text)."""
+    title = _summary_title(summary)
+    return f"\n\n**{title}**\n\n" if title else "\n\n"
+
+
 def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
     """The body as plain Markdown (see the module docstring for what changes)."""
     lines = body.splitlines()
@@ -192,13 +217,13 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         opened = FENCE_OPEN.match(line)
         if fence is not None:
             out.append(line)
-            if _closes(line, fence):
+            if closes_fence(line, fence):
                 fence = None
             index += 1
             continue
         if opened and is_twoslash(info := line.strip()[len(opened.group("fence")) :]):
             end = index + 1
-            while end < len(lines) and not _closes(lines[end], opened.group("fence")):
+            while end < len(lines) and not closes_fence(lines[end], opened.group("fence")):
                 end += 1
             shown = snippets.shown(info, lines[index + 1 : end])
             if shown:  # only what the page shows; a block that shows nothing is left out
@@ -273,6 +298,13 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 end += 1
             line = " ".join(part.strip() for part in lines[index : end + 1])
             index = end
+        if "<summary" in line.lower() and "</summary" not in line.lower():
+            end = index  # a summary written over several lines is read as one
+            while "</summary" not in lines[end].lower() and end + 1 < len(lines):
+                end += 1
+            line = " ".join(part.strip() for part in [line, *lines[index + 1 : end + 1]])
+            index = end
+        line = SUMMARY.sub(_summary_label, line)
         out.extend(_without_tags(line, partials).split("\n"))
         index += 1
     return "\n".join(out)

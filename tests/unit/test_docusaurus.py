@@ -2,6 +2,9 @@
 
 import pytest
 
+from agent.offline.text import is_label
+from core.settings import Settings
+from ingest.chunker import chunk_pages
 from ingest.docusaurus import (
     HeadingSlugger,
     doc_id,
@@ -13,6 +16,7 @@ from ingest.docusaurus import (
     split_heading_id,
     strip_number_prefix,
 )
+from ingest.loader import load_documents
 from ingest.mdx import clean_mdx
 
 # Docusaurus's own cases (plugin-content-docs numberPrefix.test.ts), then the humanoid book's.
@@ -368,6 +372,39 @@ def test_an_untitled_admonition_label_leads_its_first_paragraph():
     cleaned = clean_mdx("Before.\n\n:::info\n\nNot available in legacy mode.\n\n:::\n\nAfter.")
     assert "Info:\nNot available in legacy mode." in cleaned
     assert clean_mdx(":::warning\n\n```js\nx()\n```\n:::").startswith("Warning:\n```js")
+
+
+def test_a_collapsible_blocks_summary_becomes_a_label_over_its_text():
+    one_line = (
+        'Tips.\n\n<details id="ssr"><summary>Server Side Rendering (SSR)'
+        '<a href="#ssr" class="tip-anchor"></a></summary>\nCall `enableStaticRendering(true)`.\n'
+        "</details>\n"
+    )
+    cleaned = clean_mdx(one_line)
+    assert "\n**Server Side Rendering (SSR)**\n\n" in cleaned
+    assert is_label(next(part for part in cleaned.split("\n\n") if "Server" in part))
+    assert "Call `enableStaticRendering(true)`." in cleaned
+    over_lines = "<details>\n  <summary>\n    <b>Example</b>\n  </summary>\n\n  Body.\n</details>"
+    assert [p.strip() for p in clean_mdx(over_lines).split("\n\n") if p.strip()] == [
+        "**Example**",
+        "Body.",
+    ]
+    assert "summary" not in clean_mdx("<details><summary></summary>\nText.\n</details>")
+    emphasised = "<details><summary>**Tip:** it is _not_ `in_place`</summary>\nText.\n</details>"
+    assert "**Tip: it is not `in_place`**" in clean_mdx(emphasised)  # one bold title
+
+
+def test_a_collapsible_blocks_title_is_among_the_headings_of_the_chunk_holding_it(tmp_path):
+    (tmp_path / "tips.md").write_text(
+        "# Tips\n\n## Rendering\n\nComponents re-render.\n\n<details><summary>**Tip:** Server Side "
+        "Rendering</summary>\n\nCall `enableStaticRendering(true)`.\n\n</details>\n\n"
+        "## Other\n\nText.\n"
+    )
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    documents = load_documents(tmp_path, settings, use_built_site=False).documents
+    chunks = chunk_pages(documents, settings)
+    headings = {chunk.payload["heading"]: chunk.payload["section_headings"] for chunk in chunks}
+    assert headings == {"Rendering": ["Tip: Server Side Rendering"], "Other": []}
 
 
 def test_a_github_alert_becomes_a_labelled_quote():
