@@ -1,13 +1,16 @@
 """Reference-style links made inline, so a quoted sentence keeps its link.
 
-A page may write `[jest-dom][gh]` (or `[gh][]`, or `[gh]`) and define `[gh]: https://…` lines
+A page may write `[api][]` or `[jest-dom][gh]` (or `[gh]`) and define `[api]: ./api.md` lines
 further down. The chunker's Markdown parser drops those definition lines, so a chunk, and an
-answer quoting it, would show `[jest-dom][gh]` as literal text with nowhere to go. Each such
-link becomes an inline one, `[jest-dom](https://… "title")`, with its definition's target as
-written; a relative target is then resolved like any other link of the page (the reader's chat
-resolves it against the cited page). Labels match as CommonMark matches them (case and runs of
-white space ignored). A label with no definition, and anything inside code or a heading, stays
-as written.
+answer quoting it, would show `[api][]` as literal text with nowhere to go. A link into the book
+becomes an inline one, `[api](./api.md "title")`, its target as written (the reader's chat
+resolves it against the cited page, as it does the page's other links). A link to another site
+becomes its text: an answer shows no more of it unless the deployment lets links reach that
+host, and an address is not the book's words. Indexed, `[standard]: https://standardjs.com/…`
+made the Prettier docs "name" StandardJS, so "What does StandardJS say about using var versus
+let?" was answered rather than refused. Labels match as CommonMark matches them (case and runs
+of white space ignored). A label with no definition, and anything inside code or a heading,
+stays as written.
 """
 
 import re
@@ -28,9 +31,13 @@ CODE_OR_REFERENCE = re.compile(
 r"""An inline code span (left as it is), or a reference link: full `[text][label]`, collapsed
 `[text][]` or shortcut `[text]` (not an image, nor an inline link `[text](…)`)."""
 
+OFF_BOOK = re.compile(r"^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|//)")
+"""A target with a scheme (`https:`, `mailto:`) or a host of its own: not a page of the book."""
+
 
 def inline_references(body: str) -> str:
-    """`body` with its reference-style links written as inline links (module docstring)."""
+    """`body` with its reference-style links written inline, or as their text when they lead
+    off the book (module docstring)."""
     env: dict = {}
     MarkdownIt("commonmark").parse(body, env)  # collects the page's link definitions
     definitions = env.get("references", {})
@@ -44,6 +51,8 @@ def inline_references(body: str) -> str:
         definition = definitions.get(normalizeReference(label))
         if definition is None:
             return match[0]
+        if OFF_BOOK.match(definition["href"]):
+            return match["text"]
         title = definition.get("title")
         titled = f' "{title}"' if title and '"' not in title else ""
         return f"[{match['text']}]({definition['href']}{titled})"
