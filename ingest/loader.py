@@ -15,8 +15,9 @@ Fields a book's frontmatter may not declare are derived so that filters still wo
 - `keywords`: frontmatter `keywords` plus `tags` (strings, or the `label` of tag objects).
 - `category_labels`: the `_category_.json` labels of the page's folders, outermost first.
 
-Reference-style links (`[text][id]`) are written inline (`ingest.links`): the chunker's parser
-drops their definitions, which would leave them in an answer with nowhere to go.
+Reference-style links (`[text][id]`) into the book are written inline, and to other sites as
+their text (`ingest.links`): the chunker's parser drops their definitions, which would leave
+them in an answer with nowhere to go.
 
 Routes and heading ids follow Docusaurus's rules (`ingest.docusaurus`). Where the book's site
 has been built, what Docusaurus recorded wins: the doc's `slug` and `id` from
@@ -184,7 +185,7 @@ def load_document(
         if meta.get("draft") is True:
             return FileProblem(relative, "draft page (draft: true)", failed=False)
         body = clean_mdx(content, _partial_reader(root, path, settings, {path.resolve()}))
-        body = inline_references(body)  # the parser drops definitions: `[text][id]` keeps its link
+        body = inline_references(body)  # the parser drops `[id]: url`, stranding `[text][id]`
         recorded = _recorded(site, relative, meta)
         slug = recorded.slug if recorded else docusaurus.page_slug(relative, meta)
         rendered = site.rendered_page(recorded) if site and recorded else None

@@ -189,19 +189,27 @@ def _as_sentence(title: str) -> str:
 
 def summary_titles(markdown: str) -> list[str]:
     """The titles of the page's collapsible blocks, as their labels show them."""
-    return [title for match in SUMMARY.finditer(markdown) if (title := _summary_title(match))]
+    return [title for _, _, title in _summaries(markdown) if title]
 
 
-def _summary_title(summary: re.Match[str]) -> str:
-    """A `<summary>`'s text, without tags or emphasis marks (it is shown in bold whole)."""
-    title = _outside_code(strip_tags(summary.group("title")), lambda t: EMPHASIS.sub(r"\2", t))
-    return title.strip("*_ ")
+def _summaries(text: str) -> list[tuple[int, int, str]]:
+    """Where each `<summary>` outside code spans starts and ends in `text`, and its title
+    without tags or emphasis marks (it is shown in bold whole)."""
+    masked = INLINE_CODE.sub(lambda code: " " * len(code.group(0)), text)  # same positions
+    found = []
+    for match in SUMMARY.finditer(masked):
+        title = strip_tags(text[match.start("title") : match.end("title")])
+        title = _outside_code(title, lambda prose: EMPHASIS.sub(r"\2", prose)).strip("*_ ")
+        found.append((match.start(), match.end(), title))
+    return found
 
 
-def _summary_label(summary: re.Match[str]) -> str:
-    """A `<summary>`'s title as a bold label between blank lines (nothing if it has no text)."""
-    title = _summary_title(summary)
-    return f"\n\n**{title}**\n\n" if title else "\n\n"
+def _summaries_as_labels(line: str) -> str:
+    """`line` with each `<summary>` a bold label between blank lines (nothing if untitled)."""
+    for start, end, title in reversed(_summaries(line)):
+        label = f"\n\n**{title}**\n\n" if title else "\n\n"
+        line = line[:start] + label + line[end:]
+    return line
 
 
 def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
@@ -298,13 +306,16 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 end += 1
             line = " ".join(part.strip() for part in lines[index : end + 1])
             index = end
-        if "<summary" in line.lower() and "</summary" not in line.lower():
-            end = index  # a summary written over several lines is read as one
+        tags = INLINE_CODE.sub("", line).lower()  # `<summary>` in a code span is prose
+        if "<summary" in tags and "</summary" not in tags:
+            end = index  # a summary written over several lines (of one paragraph) is read whole
             while "</summary" not in lines[end].lower() and end + 1 < len(lines):
+                if not lines[end + 1].strip():
+                    break
                 end += 1
             line = " ".join(part.strip() for part in [line, *lines[index + 1 : end + 1]])
             index = end
-        line = SUMMARY.sub(_summary_label, line)
+        line = _summaries_as_labels(line)
         out.extend(_without_tags(line, partials).split("\n"))
         index += 1
     return "\n".join(out)

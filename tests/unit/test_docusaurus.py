@@ -390,6 +390,8 @@ def test_a_collapsible_blocks_summary_becomes_a_label_over_its_text():
         "Body.",
     ]
     assert "summary" not in clean_mdx("<details><summary></summary>\nText.\n</details>")
+    in_code = "Use `<summary>` for the title.\nNext line.\n\nMore.\n`<summary>x</summary>`"
+    assert clean_mdx(in_code) == in_code  # prose about the element: nothing joined or labelled
     emphasised = "<details><summary>**Tip:** it is _not_ `in_place`</summary>\nText.\n</details>"
     assert "**Tip: it is not `in_place`**" in clean_mdx(emphasised)  # one bold title
 
