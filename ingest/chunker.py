@@ -23,6 +23,7 @@ from typing import Any
 from core.settings import Settings
 from core.structure import is_review_page, is_structural
 from ingest.documents import Document
+from ingest.mdx import summary_label
 from ingest.sections import Block, Section, parse_sections
 from ingest.tokens import count_tokens
 
@@ -65,6 +66,7 @@ def document_fingerprint(doc: Document, settings: Settings) -> str:
         [settings.chunk_max_tokens, settings.chunk_split_tokens],
         [settings.chunk_short_tokens, settings.chunk_overlap_tokens],
         [doc.file_path, doc.doc_id, doc.title, doc.page_url, doc.body, doc.metadata],
+        doc.collapsible_titles,
     ]
     return hashlib.sha256(json.dumps(recipe, sort_keys=True, default=str).encode()).hexdigest()
 
@@ -93,7 +95,7 @@ def chunk_document(doc: Document, settings: Settings) -> list[Chunk]:
             "anchor": piece.section.anchor,
             "section_headings": [
                 *piece.section_headings,
-                *(title for title in doc.collapsible_titles if f"**{title}**" in text),
+                *(title for title in doc.collapsible_titles if summary_label(title) in text),
             ],
             "section_type": _section_type(doc.title, piece.section.heading, piece.blocks),
             "chunk_index": index,

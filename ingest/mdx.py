@@ -204,10 +204,15 @@ def _summaries(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def summary_label(title: str) -> str:
+    """How the body shows a collapsible block's title: a bold label (`**Title**`)."""
+    return f"**{title}**"
+
+
 def _summaries_as_labels(line: str) -> str:
     """`line` with each `<summary>` a bold label between blank lines (nothing if untitled)."""
     for start, end, title in reversed(_summaries(line)):
-        label = f"\n\n**{title}**\n\n" if title else "\n\n"
+        label = f"\n\n{summary_label(title)}\n\n" if title else "\n\n"
         line = line[:start] + label + line[end:]
     return line
 
