@@ -201,6 +201,13 @@ GLOSSARY_ENTRY = re.compile(
 MAX_DEFINITION_QUESTION = 120
 """A question that asks what a thing is is short; a longer one is not read for it (which also
 bounds the pattern's backtracking on long input)."""
+PREPOSITION = re.compile(
+    r"(?<=\S)\s+(?:in|of|for|with|on|from|at|by|inside|within|under|between|through|into|about"
+    r"|across|without|behind)\s",
+    re.IGNORECASE,
+)
+"""A preposition after the first word, where the phrase that names a sentence's subject ends."""
+HYPHENED_WORD = re.compile(r"[\w*]+(?:-[\w*]+)+")
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -607,7 +614,17 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     if verb is None:
         return False
     before = sentence[: verb.start()]
-    return len(before.split()) <= DEFINED_WORDS and subject <= terms(before)
+    return len(before.split()) <= DEFINED_WORDS and subject <= terms(_named(before, subject))
+
+
+def _named(before: str, subject: frozenset[int]) -> str:
+    """The words before a sentence's verb that name what it is about: after an opening phrase
+    ("In ROS 2, an action is…"), and before the phrase that narrows it ("Sensors in Gazebo
+    are…" is about sensors, "Familiarity with Gazebo helps but is…" about familiarity); a
+    one-term subject is not named by a hyphened word that holds it ("A vision-language-action
+    model is…" is about a model, not an action)."""
+    named = PREPOSITION.split(before.rsplit(",", 1)[-1], maxsplit=1)[0]
+    return HYPHENED_WORD.sub(" ", named) if len(subject) == 1 else named
 
 
 def text_defines(text: str, subject: frozenset[int]) -> bool:

@@ -539,6 +539,13 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is sim-to-real?", "Sim-to-real transfer is moving a policy to hardware.", True),
         ("What is a stand-mixer?", "- **Mixer**: a bowl with a beater.", False),
         ("What is a stand-mixer?", "- **Stand-mixer**: a bowl with a beater.", True),
+        # the sentence is about the words before its narrowing phrase, after its opening one
+        ("What is a proofer?", "Loaves in a proofer are covered with a cloth.", False),
+        ("What is a proofer?", "Experience with a proofer helps but is not needed.", False),
+        ("What is a proofer?", "In a bakery, a proofer is a warm cabinet.", True),
+        ("What is a proofer?", "A proofer in a bakery is a warm cabinet.", True),
+        # nor is a one-word subject named by a hyphened word that holds it
+        ("What is a mixer?", "A **stand-mixer tray** is a shelf under the bowl.", False),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):
