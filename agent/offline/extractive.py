@@ -431,14 +431,17 @@ def _failure_unmet(question: str, answer: list[Excerpt]) -> bool:
     )
 
 
-def states_requirements(question: str, heading: str, title: str, everyday: frozenset[int]) -> bool:
+def states_requirements(
+    question: str, heading: str, title: str, text: str, everyday: frozenset[int]
+) -> bool:
     """Whether a structural section says what the question asks its subject to require rather
-    than restating what other sections teach: the prerequisites of the page the question
-    names, when it asks what is needed ("Does it need a GPU? (Isaac Sim)": Isaac Sim
-    Fundamentals' "You need tier 2 hardware: an NVIDIA RTX GPU…"). Otherwise a page's
-    prerequisites list what to have done before it ("You should have written the talker and
-    listener…" for "How do I see what topics are running?")."""
-    named = (terms(title) & answer_terms(question)) - everyday
+    than restating what other sections teach: prerequisites that name the page the question
+    names, or the thing it asks about, when it asks what is needed ("Does it need a GPU?
+    (Isaac Sim)", "What GPU do I need?": Isaac Sim Fundamentals' "You need tier 2 hardware:
+    an NVIDIA RTX GPU…"). Otherwise a page's prerequisites list what to have done before it
+    ("You should have written the talker and listener…" for "How do I see what topics are
+    running?")."""
+    named = (terms(f"{title} {text}") & answer_terms(question)) - everyday
     return bool(named) and asks_requirement(question) and titles_section("prerequisites", heading)
 
 

@@ -1235,13 +1235,24 @@ def test_another_source_holding_all_the_question_asks_about_speaks_by_one_word()
 
 def test_a_pages_prerequisites_say_what_its_subject_needs_when_that_is_asked():
     question = "Does it need a stone deck? (Hearth Ovens)"
-    assert states_requirements(question, "Prerequisites", "Hearth Ovens", frozenset())
-    # another page's prerequisites, or a question that asks no requirement, restate
-    assert not states_requirements(question, "Prerequisites", "Proofing", frozenset())
-    assert not states_requirements(
-        "How hot do hearth ovens get?", "Prerequisites", "Hearth Ovens", frozenset()
+    needs = "You should have read the proofing lesson first."
+    assert states_requirements(question, "Prerequisites", "Hearth Ovens", needs, frozenset())
+    # or, when the question names no page, what it asks about
+    deck = "You need an oven with a stone deck of at least 60 cm."
+    assert states_requirements(
+        "What stone deck do I need?", "Prerequisites", "Hearth Ovens", deck, frozenset()
     )
-    assert not states_requirements(question, "Key Takeaways", "Hearth Ovens", frozenset())
+    # another page's prerequisites, or a question that asks no requirement, restate
+    assert not states_requirements(question, "Prerequisites", "Proofing", needs, frozenset())
+    assert not states_requirements(
+        "How hot do hearth ovens get?", "Prerequisites", "Hearth Ovens", needs, frozenset()
+    )
+    assert not states_requirements(question, "Key Takeaways", "Hearth Ovens", needs, frozenset())
+    # the thing asked about, when it is one of the book's everyday words, names nothing
+    everyday = terms("stone deck")
+    assert not states_requirements(
+        "What stone deck do I need?", "Prerequisites", "Hearth Ovens", deck, everyday
+    )
 
 
 def test_each_part_of_a_question_is_met_by_its_best_unit():
