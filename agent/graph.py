@@ -436,9 +436,7 @@ def _answer_extractively(
         i
         for i, d in enumerate(documents)
         if d["payload"].get("section_type") == "structural"
-        and not extractive.states_requirements(
-            question, headings[i], titles[i], texts[i], everyday
-        )
+        and not extractive.states_requirements(question, headings[i], titles[i], texts[i], everyday)
     )
     excerpts = extractive.select_excerpts(
         question, texts, headings, everyday, structural, sure_of_best_source(state), titles
