@@ -21,6 +21,10 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
   note or section): a reader never sees them, so they are not the book's text.
 - A line of nothing but non-breaking spaces (`&nbsp;`, which pages use for vertical space)
   becomes blank, so it makes no chunk of its own.
+- An inline `<code>` element becomes the code span it shows (pages write one where a code
+  span cannot go, such as a table cell holding a `|`): `<code>--x=\<off&#124;auto></code>` is
+  `` `--x=<off\|auto>` ``, its escapes and entities resolved and, in a table row, its `|`
+  escaped for the table.
 - `\<` is text, not the start of a tag (MDX needs it for a literal `<`): an option's
   `\<start|end>` values stay.
 - Nothing inside a fenced code block changes (but a `twoslash` block keeps only the lines the
@@ -72,6 +76,8 @@ ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 r"""A Markdown backslash escape of ASCII punctuation (`\{`, `\<`)."""
 ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 SUMMARY = re.compile(r"<summary\b[^>]*>(?P<title>.*?)</summary\s*>", re.IGNORECASE | re.DOTALL)
+CODE_ELEMENT = re.compile(r"<code\b[^<>]*>(?P<code>.*?)</code\s*>", re.IGNORECASE)
+BACKTICKS = re.compile(r"`+")
 EMPHASIS = re.compile(r"(?<!\w)(\*{1,2}|_{1,2})(?=\S)(?P<text>.+?)(?<=\S)\1(?!\w)")
 """Bold or italic text (`**Tip:**`, `_not_`), whose marks a title set in bold cannot hold."""
 
@@ -209,6 +215,21 @@ def summary_label(title: str) -> str:
     return f"**{title}**"
 
 
+def _code_elements_as_spans(line: str) -> str:
+    """`line` with each inline `<code>` element outside code spans as the code span it shows."""
+    in_table = line.lstrip().startswith("|")
+
+    def as_span(element: re.Match[str]) -> str:
+        code = html.unescape(ESCAPED.sub(r"\1", strip_tags(element.group("code"))))
+        if in_table:
+            code = code.replace("|", r"\|")
+        ticks = "`" * (max((len(run) for run in BACKTICKS.findall(code)), default=0) + 1)
+        pad = " " if code.startswith("`") or code.endswith("`") else ""
+        return f"{ticks}{pad}{code}{pad}{ticks}" if code.strip() else ""
+
+    return _outside_code(line, lambda text: CODE_ELEMENT.sub(as_span, text))
+
+
 def _summaries_as_labels(line: str) -> str:
     """`line` with each `<summary>` a bold label between blank lines (nothing if untitled)."""
     for start, end, title in reversed(_summaries(line)):
@@ -320,7 +341,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
                 end += 1
             line = " ".join(part.strip() for part in [line, *lines[index + 1 : end + 1]])
             index = end
-        line = _summaries_as_labels(line)
+        line = _summaries_as_labels(_code_elements_as_spans(line))
         out.extend(_without_tags(line, partials).split("\n"))
         index += 1
     return "\n".join(out)

@@ -293,6 +293,16 @@ def test_inline_code_with_angle_brackets_is_prose():
     assert clean_mdx("Wrap the app in `<Provider>` first.") == "Wrap the app in `<Provider>` first."
 
 
+def test_a_code_element_is_the_code_span_it_shows():
+    prose = 'Bake only <code>Loaf("rye")</code>, not <code>a &lt; b</code>.'
+    assert clean_mdx(prose) == 'Bake only `Loaf("rye")`, not `a < b`.'
+    # in a table row, its escapes and entities resolved and its pipe kept inside the cell
+    row = "| `auto` | <code>--crust=\\<soft&#124;hard></code> | <code>crust: soft</code> |"
+    assert clean_mdx(row) == "| `auto` | `--crust=<soft\\|hard>` | `crust: soft` |"
+    # one written inside a code span is prose
+    assert clean_mdx("Write `<code>x</code>` for code.") == "Write `<code>x</code>` for code."
+
+
 def test_comments_that_span_lines_go_with_everything_inside():
     body = "Intro.\n\n<!--\nNote:\n- `echo {} > x` breaks on Windows.\n-->\n\nAfter."
     assert clean_mdx(body).split() == ["Intro.", "After."]
