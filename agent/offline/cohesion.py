@@ -75,6 +75,13 @@ FOLLOWING = re.compile(
 )
 """Words by which a sentence without a closing ":" introduces the list or block after it ("the
 following", "the publisher below sends…"; not "falls below the threshold")."""
+EARLIER = re.compile(
+    r"\bthe above\b|\b(?:shown|listed|given|described|defined) above\b"
+    r"|\b(?:the|this|these)\s+(?:[\w-]+\s+){0,2}above\b(?!\s+(?:\d|(?:the|a|an|its|their|it)\b))",
+    re.IGNORECASE,
+)
+"""Words by which a sentence names what came before it ("The above example would already
+work…", "the code shown above"; not "everything above the bridge")."""
 CATALOGUE_BLOCKS = 3
 """Code blocks under a list's items that make it a catalogue of examples (`_catalogue`)."""
 MAX_TABLE_ROWS = 8
@@ -103,8 +110,8 @@ def leans_back(sentence: str) -> bool:
     """Whether a sentence needs the one before it: it opens with a pronoun, a demonstrative
     or a connective ("However", "Another"), names "it"/"them", "do this" or "then" among its
     first words, ends on "that" or "the two" (not on "like this:", which introduces what
-    follows), or is an aside in parentheses ("(Error handling should be added.)", a note on
-    the code above it)."""
+    follows), names what came "above", or is an aside in parentheses ("(Error handling should
+    be added.)", a note on the code above it)."""
     words = WORD.findall(LIST_MARKER.sub("", sentence).lower())
     if not words:
         return False
@@ -120,6 +127,7 @@ def leans_back(sentence: str) -> bool:
         or _follows_on(words[:EARLY_WORDS])
         or (not introduces_next and words[-1] in CLOSING_DEMONSTRATIVES)
         or (not introduces_next and " ".join(words[-2:]) in CLOSING_REFERENCES)
+        or bool(EARLIER.search(sentence))
     )
 
 
@@ -351,6 +359,9 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
     found: set[P] = set()
     for place in picked:
         nxt = by_position.get((place.document, place.position + 1))
+        if nxt is not None and _answers_asked(place, nxt):
+            found.add(nxt)
+            continue
         if nxt is None or not introduces(place.text, nxt.text):
             continue
         if not (is_list_item(nxt.text) or is_heading(nxt.text)):
@@ -373,6 +384,19 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
             found.update([heading, nxt])  # subsections follow: the first one's opening
             found |= _introduced({nxt}, by_position, places)  # and its list, if it leads in
     return found
+
+
+def _answers_asked(asking: Place, following: Place) -> bool:
+    """Whether `following` answers the question the prose asks in `asking` ("How much synthetic
+    data do you need…? There is no universal number, but…"): the next sentence of its
+    paragraph. A question that is a paragraph of its own (a quiz's, above its options) or a
+    list item is not the prose asking."""
+    return (
+        asking.text.rstrip().endswith("?")
+        and following.group == asking.group
+        and not is_list_item(asking.text)
+        and _is_sentence(following.text)
+    )
 
 
 def answering_rows(table: str, wanted: frozenset[int]) -> str:

@@ -56,6 +56,37 @@ def test_an_aside_in_parentheses_leans_back_to_what_it_notes():
     assert said.index("bake(tray=11)") < said.index("(Cooling is left out.)")
 
 
+def test_a_sentence_that_names_what_came_above_leans_back_to_it():
+    assert leans_back("The above example proofs in an hour.")
+    assert leans_back("Run the recipe shown above twice.")
+    assert not leans_back("Everything above the deck stays cool.")
+    assert not leans_back("Loaves above 2 kg need longer.")
+    text = (
+        "Rye dough is sticky and needs wet hands.\n\n"
+        "```text\nmix 500 g rye flour, 400 g water\nrest 30 minutes, proof 1 hour\n```\n\n"
+        "The recipe above proofs quickly, because rye ferments fast in a warm proofer."
+    )
+    said = answer("why does rye proof quickly in a warm proofer", [text])
+    assert said.index("mix 500 g rye flour") < said.index("The recipe above proofs quickly")
+
+
+def test_a_question_the_book_asks_brings_the_sentence_that_answers_it():
+    text = (
+        "Ovens differ in how fast they heat. "
+        "How long should a rye loaf proof, and where? "
+        "There is no single time, but the dough tells you. "
+        "Proof rye in a warm proofer until the surface cracks."
+    )
+    said = answer("how long should rye proof in a warm proofer", [text])
+    assert "How long should a rye loaf proof, and where? [1] There is no single time" in said
+    # a quiz's question, a paragraph of its own, does not bring its options
+    quiz = (
+        "Which oven proofs rye in a warm proofer fastest?\n\n"
+        "A) Deck oven B) Rack oven C) Wood-fired oven"
+    )
+    assert "Rack oven" not in answer("which oven proofs rye in a warm proofer", [quiz])
+
+
 def test_a_sentence_that_says_it_comes_next_leans_back():
     assert leans_back("The baker will then score that loaf with a lame.")
     assert not leans_back("If the crust browns, then lower the heat.")
