@@ -207,7 +207,13 @@ PREPOSITION = re.compile(
     re.IGNORECASE,
 )
 """A preposition after the first word, where the phrase that names a sentence's subject ends."""
+OPENING_PHRASE = re.compile(
+    r"^\s*(?:in|on|for|at|by|with|from|within|inside|under|after|before|when|as)\b[^,]*,",
+    re.IGNORECASE,
+)
+"""A phrase that opens a sentence before its subject ("In ROS 2, an action is…")."""
 HYPHENED_WORD = re.compile(r"[\w*]+(?:-[\w*]+)+")
+"""A hyphened word ("vision-language-action"), bold marks and all."""
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -619,11 +625,11 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
 
 def _named(before: str, subject: frozenset[int]) -> str:
     """The words before a sentence's verb that name what it is about: after an opening phrase
-    ("In ROS 2, an action is…"), and before the phrase that narrows it ("Sensors in Gazebo
-    are…" is about sensors, "Familiarity with Gazebo helps but is…" about familiarity); a
-    one-term subject is not named by a hyphened word that holds it ("A vision-language-action
-    model is…" is about a model, not an action)."""
-    named = PREPOSITION.split(before.rsplit(",", 1)[-1], maxsplit=1)[0]
+    ("In ROS 2, an action is…"), and before the phrase that narrows it ("A **node**, in ROS 2,
+    is…" is about a node, "Sensors in Gazebo are…" about sensors, "Familiarity with Gazebo
+    helps but is…" about familiarity); a one-term subject is not named by a hyphened word that
+    holds it ("A vision-language-action model is…" is about a model, not an action)."""
+    named = PREPOSITION.split(OPENING_PHRASE.sub("", before), maxsplit=1)[0]
     return HYPHENED_WORD.sub(" ", named) if len(subject) == 1 else named
 
 

@@ -544,6 +544,8 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is a proofer?", "Experience with a proofer helps but is not needed.", False),
         ("What is a proofer?", "In a bakery, a proofer is a warm cabinet.", True),
         ("What is a proofer?", "A proofer in a bakery is a warm cabinet.", True),
+        ("What is a proofer?", "A **proofer**, in most bakeries, is a warm cabinet.", True),
+        ("What is a proofer?", "Rye, in a proofer, is quick.", False),
         # nor is a one-word subject named by a hyphened word that holds it
         ("What is a mixer?", "A **stand-mixer tray** is a shelf under the bowl.", False),
     ],
