@@ -441,8 +441,9 @@ def states_requirements(
     an NVIDIA RTX GPU…"). Otherwise a page's prerequisites list what to have done before it
     ("You should have written the talker and listener…" for "How do I see what topics are
     running?")."""
-    named = (terms(f"{title} {text}") & answer_terms(question)) - everyday
-    return bool(named) and asks_requirement(question) and titles_section("prerequisites", heading)
+    if not (asks_requirement(question) and titles_section("prerequisites", heading)):
+        return False
+    return bool((terms(f"{title} {text}") & answer_terms(question)) - everyday)
 
 
 def _said(unit: str) -> str:

@@ -212,8 +212,6 @@ OPENING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 """A phrase that opens a sentence before its subject ("In ROS 2, an action is…")."""
-HYPHENED_WORD = re.compile(r"[\w*]+(?:-[\w*]+)+")
-"""A hyphened word ("vision-language-action"), bold marks and all."""
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -630,7 +628,7 @@ def _named(before: str, subject: frozenset[int]) -> str:
     helps but is…" about familiarity); a one-term subject is not named by a hyphened word that
     holds it ("A vision-language-action model is…" is about a model, not an action)."""
     named = PREPOSITION.split(OPENING_PHRASE.sub("", before), maxsplit=1)[0]
-    return HYPHENED_WORD.sub(" ", named) if len(subject) == 1 else named
+    return COMPOUND.sub(" ", named.lower()) if len(subject) == 1 else named
 
 
 def text_defines(text: str, subject: frozenset[int]) -> bool:
