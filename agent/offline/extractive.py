@@ -348,6 +348,7 @@ def select_excerpts(
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
     chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects)
+    leading = _best_source(chosen)
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
         named_by = (headings, titles or [])
@@ -365,13 +366,17 @@ def select_excerpts(
         if asks_amount(question):
             chosen += _stated(chosen, excerpts, states_amount)
         if subject:
-            chosen += _stated(chosen, excerpts, lambda unit: defines(unit, subject))
+            chosen += _definition(chosen, excerpts, subject)
+            leading = _defining_source(chosen, subject, leading)
         if asks_name(question):
             chosen += _names(question, chosen, excerpts)
         if negated(question):
             chosen += _failure(chosen, excerpts)
     unique: dict[str, Excerpt] = {}
-    for excerpt in sorted(with_context(chosen, every), key=lambda e: (e.document, e.position)):
+    in_order = sorted(
+        with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
+    )
+    for excerpt in in_order:
         if is_block(excerpt.text):
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
         unique.setdefault(_said(excerpt.text), excerpt)  # split sections overlap: say once
@@ -715,6 +720,27 @@ def _stated(
     first = _best_source(chosen)
     own = [e for e in excerpts if e.document == first and e.coverage > 0]
     return _first_stating([e for e in chosen if e.document == first], own, states)
+
+
+def _definition(
+    chosen: list[Excerpt], excerpts: list[Excerpt], subject: frozenset[int]
+) -> list[Excerpt]:
+    """For a question that asks what a thing is, the best source's sentence that says it
+    (`_stated`); when that source says none, another source's: a section about the thing's
+    limits ("Limits of Today's VLAs") can outrank the one that defines it."""
+
+    def says_what(unit: str) -> bool:
+        return defines(unit, subject)
+
+    stated = _stated(chosen, excerpts, says_what)
+    return stated or _first_stating(chosen, [e for e in excerpts if e.coverage > 0], says_what)
+
+
+def _defining_source(chosen: list[Excerpt], subject: frozenset[int], best: int) -> int:
+    """The source an answer to "what is X?" opens with: the best source when it says what X is,
+    else the best-ranked one that does (what the thing is, before what else is said of it)."""
+    defining = {e.document for e in chosen if defines(e.text, subject)}
+    return best if not defining or best in defining else min(defining)
 
 
 def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -212,6 +212,9 @@ OPENING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 """A phrase that opens a sentence before its subject ("In ROS 2, an action is…")."""
+PREDICATE_WORD = re.compile(r"\s*[A-Za-z-]+[.!]?\s*")
+"""A predicate of one plain word ("VLAs are young.", "`factory` is optional."): it says how a
+thing is, not what it is (a name in code or in bold after the verb still says what it is)."""
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -606,10 +609,10 @@ def thing_terms(thing: str) -> frozenset[int]:
 
 def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
-    ("A node is a process…", not "A ROS 2 system is a graph of nodes"), or it is a glossary
-    entry whose bold term names it. A subject of several terms (a hyphenated name:
-    "sim-to-real", "redux-thunk") is named only by all of them ("**NVIDIA Isaac Sim** is…"
-    does not say what sim-to-real is)."""
+    ("A node is a process…", not "A ROS 2 system is a graph of nodes") and more than how it is
+    after it (not "Nodes are cheap."), or it is a glossary entry whose bold term names it. A
+    subject of several terms (a hyphenated name: "sim-to-real", "redux-thunk") is named only by
+    all of them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is)."""
     if not subject:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
@@ -618,6 +621,8 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     if verb is None:
         return False
     before = sentence[: verb.start()]
+    if PREDICATE_WORD.fullmatch(sentence[verb.end() :]):
+        return False
     return len(before.split()) <= DEFINED_WORDS and subject <= terms(_named(before, subject))
 
 

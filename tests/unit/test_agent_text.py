@@ -548,6 +548,11 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is a proofer?", "Rye, in a proofer, is quick.", False),
         # nor is a one-word subject named by a hyphened word that holds it
         ("What is a mixer?", "A **stand-mixer tray** is a shelf under the bowl.", False),
+        # a one-word predicate says how the thing is, not what it is
+        ("What is a proofer?", "Proofers are expensive.", False),
+        ("What is a proofer?", "The proofer is optional!", False),
+        ("What is the default proofer?", "The default proofer is `warm-box`.", True),
+        ("What is a proofer?", "A proofer is **cabinet-heated**.", True),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):

@@ -287,6 +287,18 @@ def test_a_question_asking_what_a_thing_is_gets_the_sentence_that_says_it():
     assert "A station is a bench" in said
 
 
+def test_a_definition_from_another_source_opens_the_answer_when_the_best_says_none():
+    """A section about a thing's limits can outrank the one that says what it is."""
+    limits = (
+        "Proofers are young. They run warm, so rye still needs a cool bench. "
+        "Treat a proofer as a helper on the line, not as the whole bakery."
+    )
+    defining = "A **proofer** is a warm cabinet where shaped dough rises before baking."
+    said = answer("What is a proofer?", [limits, defining], ["Limits of Proofers", "Proofing"])
+    assert said.startswith("A **proofer** is a warm cabinet")
+    assert "Treat a proofer as a helper" in said
+
+
 def test_a_step_of_a_kept_list_that_leads_in_brings_what_it_introduces():
     text = (
         "1. Open the oven's menu.\n"
