@@ -905,10 +905,13 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
     """Answer pieces: each excerpt followed by its citation `[n]`, ready to stream. The
     answer opens with its first excerpt, not with the blank line a table or heading takes, ends
     with its last citation, and paragraphs are parted by one blank line, however many the pieces
-    on either side bring."""
+    on either side bring. Each source's sentences start a paragraph of their own."""
     pieces = []
     after_line = False  # a sentence after a heading, label or list item starts a paragraph
+    source = excerpts[0].document if excerpts else 0
     for excerpt in excerpts:
+        after_line |= excerpt.document != source
+        source = excerpt.document
         citation = f"[{numbers[excerpt.document]}]"
         if excerpt.note:
             pieces.append(f"{excerpt.text}\n\n")

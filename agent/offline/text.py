@@ -164,6 +164,9 @@ ducks?", "Store enhancer: what is that?"."""
 POINTING_WORDS = frozenset(("that", "this", "these", "those", "it", "they", "them"))
 """A subject that opens so points back at the reader's scene ("What does that comment
 mean?"): it asks what one thing there means, not what a term of the docs is."""
+OWNING_WORDS = frozenset(("its", "their", "my", "your", "our"))
+"""A subject that opens with a possessive asks for a property of a thing named elsewhere
+("What's its default value?" after printWidth), not what a term of the docs is."""
 JUDGING_WORDS = frozenset(
     [
         "good",
@@ -551,7 +554,7 @@ def defined_thing(question: str) -> str:
     narrow the question ("What is a reducer in Redux terms?"), not the thing defined, and a
     second ask after "and" ("What is X and how does it differ from Y?") is another part."""
     words = _defined_words(question)
-    if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS | JUDGING_WORDS:
+    if not 0 < len(words) <= 4 or words[0].lower() in POINTING_WORDS | OWNING_WORDS | JUDGING_WORDS:
         return ""
     return " ".join(words)
 

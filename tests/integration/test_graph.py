@@ -473,3 +473,17 @@ def test_a_context_replaces_only_the_weights_it_names():
     assert weights.code == 0.5 and weights.dense == Context().ranking_weights().dense
     with pytest.raises(ValueError, match="no signal of the reranker: no such signal"):
         Context(rerank_weights={"no such signal": 1.0})
+
+
+async def test_a_reader_asking_where_to_start_is_pointed_at_the_first_lesson(book):
+    result = await ask(book, "Where should I start?")
+    assert result["refusal_reason"] is None
+    assert "start with Module 1" in result["answer"]
+    assert result["sources"][0]["heading"] == "Where to Start"
+
+
+async def test_asked_what_a_thing_is_the_answer_opens_with_the_sentence_that_says_it(book):
+    """The section on VLAs' limits outranks the one that defines a VLA model."""
+    result = await ask(book, "What is a VLA?")
+    assert result["answer"].startswith("A **vision-language-action (VLA) model** is a robot policy")
+    assert "VLAs are young." not in result["answer"].split("\n\n")[0]

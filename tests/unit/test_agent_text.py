@@ -531,6 +531,9 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         # "that" points back at the reader's scene: not a term of the book
         ("My recipe says 'fold'. What does that word mean?", "A word is a unit.", False),
         ("what is a banneton? my recipe wants one", "A banneton is a basket.", True),
+        # a possessive asks for a property of a thing named elsewhere
+        ("What's its default proofer? (oven)", "The default proofer is `warm-box`.", False),
+        ("What are your proofers?", "Our proofers are warm cabinets.", False),
         # a judgement asks for a value or a choice, not what a term means
         ("What's a good proofing time for rye?", "A proofing time is an hour.", False),
         ("What is the best flour for a banneton?", "A flour is ground grain.", False),

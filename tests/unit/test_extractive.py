@@ -299,6 +299,13 @@ def test_a_definition_from_another_source_opens_the_answer_when_the_best_says_no
     assert "Treat a proofer as a helper" in said
 
 
+def test_each_sources_sentences_make_a_paragraph_of_their_own():
+    limits = "Proofers are young. They run warm, so rye still needs a cool bench."
+    defining = "A **proofer** is a warm cabinet where shaped dough rises before baking."
+    said = answer("What is a proofer?", [limits, defining], ["Limits of Proofers", "Proofing"])
+    assert "before baking. [2] \n\nProofers are young. [1] They run warm" in said
+
+
 def test_a_step_of_a_kept_list_that_leads_in_brings_what_it_introduces():
     text = (
         "1. Open the oven's menu.\n"
