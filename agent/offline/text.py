@@ -201,6 +201,7 @@ GLOSSARY_ENTRY = re.compile(
 )
 """A glossary's way of defining: a term set in bold and followed by a colon or a dash
 ("- **Real-time factor**: the ratio of…")."""
+PARENTHESISED = re.compile(r"\([^)]*\)")
 MAX_DEFINITION_QUESTION = 120
 """A question that asks what a thing is is short; a longer one is not read for it (which also
 bounds the pattern's backtracking on long input)."""
@@ -613,13 +614,14 @@ def thing_terms(thing: str) -> frozenset[int]:
 def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
     ("A node is a process…", not "A ROS 2 system is a graph of nodes") and more than how it is
-    after it (not "Nodes are cheap."), or it is a glossary entry whose bold term names it. A
+    after it (not "Nodes are cheap."), or it is a glossary entry whose bold term names it (by
+    its last word, `_entry_term`). A
     subject of several terms (a hyphenated name: "sim-to-real", "redux-thunk") is named only by
     all of them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is)."""
     if not subject:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
-        return subject <= terms(entry["bold"] or entry["under"])
+        return subject <= terms(_entry_term(entry["bold"] or entry["under"], subject))
     verb = DEFINING_VERB.search(sentence)
     if verb is None:
         return False
@@ -637,6 +639,14 @@ def _named(before: str, subject: frozenset[int]) -> str:
     holds it ("A vision-language-action model is…" is about a model, not an action)."""
     named = PREPOSITION.split(OPENING_PHRASE.sub("", before), maxsplit=1)[0]
     return COMPOUND.sub(" ", named.lower()) if len(subject) == 1 else named
+
+
+def _entry_term(bold: str, subject: frozenset[int]) -> str:
+    """The words of a glossary entry's bold term that name what it defines: for a one-term
+    subject, its last word outside parentheses ("**Real-time factor** (RTF)" defines a
+    factor; "**TF Tree Problems**" defines problems, not a TF tree)."""
+    words = PARENTHESISED.sub(" ", bold).split()
+    return words[-1] if len(subject) == 1 and words else bold
 
 
 def text_defines(text: str, subject: frozenset[int]) -> bool:

@@ -522,6 +522,8 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is a proofer?", "- **Proofer**: a warm, humid cabinet.", True),
         ("What is a proofer?", "**Proofer (cabinet)** - a warm, humid cabinet.", True),
         ("What is a proofer?", "- **Oven**: where a proofed loaf goes.", False),
+        ("What is a proofer?", "- **Proofer Problems**: dough dries out.", False),
+        ("What is a proofing time?", "- **Proofing time** (PT): an hour or two.", True),
         ("Does the oven need a proofer?", "- **Proofer**: a warm, humid cabinet.", False),
         ("So the loaf failed, what is it?", "A loaf is bread baked whole.", False),
         ("What's the deal with bench rests?", "A bench rest is a pause.", True),
