@@ -348,7 +348,7 @@ def select_excerpts(
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
     chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects)
-    leading = _best_source(chosen)
+    subject: frozenset[int] = frozenset()
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
         named_by = (headings, titles or [])
@@ -367,11 +367,11 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, states_amount)
         if subject:
             chosen += _definition(chosen, excerpts, subject)
-            leading = _defining_source(chosen, subject, leading)
         if asks_name(question):
             chosen += _names(question, chosen, excerpts)
         if negated(question):
             chosen += _failure(chosen, excerpts)
+    leading = _opening_source(chosen, subject)
     unique: dict[str, Excerpt] = {}
     in_order = sorted(
         with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
@@ -736,9 +736,11 @@ def _definition(
     return stated or _first_stating(chosen, [e for e in excerpts if e.coverage > 0], says_what)
 
 
-def _defining_source(chosen: list[Excerpt], subject: frozenset[int], best: int) -> int:
-    """The source an answer to "what is X?" opens with: the best source when it says what X is,
-    else the best-ranked one that does (what the thing is, before what else is said of it)."""
+def _opening_source(chosen: list[Excerpt], subject: frozenset[int]) -> int:
+    """The source an answer opens with: the best-ranked one, but for a question that asks what
+    `subject` is, when that source does not say it, the best-ranked one that does (what the
+    thing is, before what else is said of it)."""
+    best = _best_source(chosen)
     defining = {e.document for e in chosen if defines(e.text, subject)}
     return best if not defining or best in defining else min(defining)
 
