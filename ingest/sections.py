@@ -153,6 +153,8 @@ def parse_sections(body: str, title: str) -> list[Section]:
     current: Section = top
     seen_h1 = False
     for token, heading, text in _top_level_blocks(body):
+        if token.type == "hr":  # a thematic break says nothing (a section of only "---")
+            continue
         if heading is None:
             kind = BLOCK_KINDS.get(token.type, "other")
             current.blocks.append(Block(text, kind, count_tokens(text)))

@@ -232,6 +232,17 @@ def test_a_page_top_of_only_non_breaking_spaces_makes_no_chunk(settings):
     assert all("&nbsp;" not in c.payload["text"] for c in chunks)
 
 
+def test_a_thematic_break_is_no_text_and_a_section_of_only_breaks_makes_no_chunk(settings):
+    body = (
+        "# API\n\n## Methods\n\n---\n\n"
+        f"### `bake()`\n\n{paragraph(450, 'b')}\n\n---\n\n### `cool()`\n\n{paragraph(450, 'c')}\n"
+    )
+    chunks = chunk_document(make_doc(body), settings)
+    paths = [c.payload["heading_path"][1:] for c in chunks]
+    assert ["Methods"] not in paths and ["Methods", "`cool()`"] in paths
+    assert all("---" not in c.payload["text"] for c in chunks)
+
+
 def test_changing_one_section_changes_only_its_content_hash(settings):
     body = "# T\n\n## A\n\nAlpha.\n\n## B\n\nBeta.\n"
     before = chunk_document(make_doc(body), settings)
