@@ -49,6 +49,7 @@ from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
     FLAG,
+    LINK_ITEM,
     TYPICAL_TOPIC_TERMS,
     Unit,
     answer_terms,
@@ -93,8 +94,6 @@ from agent.offline.text import (
 from core.structure import titles_section
 
 CODE_FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n]*")
-LINK_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]\n]+\]\([^)\s]+\)\1\s*$")
-"""A list item that is one link and nothing else."""
 READING_LEAD = re.compile(
     r"\bsee\b|\bread\b|\bfurther\b|\bmore (?:about|on|information|details)\b|\bresources\b"
     r"|\breferences?\b",

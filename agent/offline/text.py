@@ -262,6 +262,8 @@ lesson", "(covered in Module 1)") or a link to one of its pages."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*:?\s*$")
+LINK_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]\n]+\]\([^)\s]+\)\1\s*$")
+"""A list item that is one link and nothing else."""
 TYPICAL_TOPIC_TERMS = 8
 """The median count of topic terms (`answer_terms`) in a reader's question: 7 to 8 on the three
 shared question sets."""
@@ -719,6 +721,16 @@ def taught_elsewhere(sentence: str) -> bool:
 def negated(text: str) -> bool:
     """Whether a text says something does not happen ("…will not receive anything")."""
     return bool(NEGATION.search(INLINE_CODE.sub(" ", text)))
+
+
+def points_only(text: str) -> bool:
+    """Whether a text only sends the reader elsewhere: each of its lines a list item that is
+    one link, a bold label ("**Discussions**") or a heading (the tail of an FAQ entry's
+    "Further information", split from the entry's answer)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(
+        LINK_ITEM.match(line) or LABEL.match(line) or HEADING.match(line) for line in lines
+    )
 
 
 def is_label(unit: str) -> bool:

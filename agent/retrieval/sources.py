@@ -1,5 +1,6 @@
 """Chunks as the graph carries them: search hits, numbered sources, whole sections."""
 
+from agent.offline.text import points_only
 from agent.retrieval.search import SearchHit
 from agent.state import Candidate, Source
 from core.citation import citation_url
@@ -67,7 +68,10 @@ def format_source(source: Source) -> str:
 
 
 def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candidate]:
-    """Give a chunk that is one part of a split section its neighbouring parts' text too."""
+    """Give a chunk that is one part of a split section its neighbouring parts' text too, and
+    the earlier parts back to the first that says something itself when those only point
+    elsewhere (`points_only`: the tail of an FAQ entry's "Further information", whose links'
+    titles match a question that the entry's answer, two parts back, answers)."""
     wanted: set[str] = set()
     for document in documents:
         payload = document["payload"]
@@ -82,13 +86,25 @@ def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candi
         before = neighbours.get(payload.get("prev_chunk_id") or "", {})
         after = neighbours.get(payload.get("next_chunk_id") or "", {})
         parts = [
-            part.get("text", "")
+            part
             for part in (before, payload, after)
             if part is payload or part.get("heading_path") == path
         ]
-        payload["text"] = _joined(parts)
+        while points_only(_joined([p.get("text", "") for p in parts])) and (
+            earlier := _same_section_before(parts[0], index)
+        ):
+            parts.insert(0, earlier)
+        payload["text"] = _joined([part.get("text", "") for part in parts])
         expanded.append({**document, "payload": payload})
     return expanded
+
+
+def _same_section_before(part: dict, index: BookIndex) -> dict | None:
+    """The part of the same section before `part`, if the section was split before it."""
+    earlier = part.get("prev_chunk_id")
+    found = index.retrieve([earlier]) if earlier else []
+    payload = (found[0].payload or {}) if found else {}
+    return payload if payload and payload.get("heading_path") == part.get("heading_path") else None
 
 
 MIN_OVERLAP_CHARS = 20

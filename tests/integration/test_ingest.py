@@ -164,3 +164,28 @@ def test_the_parts_of_a_split_section_join_with_each_overlap_said_once(make_sett
     joined = expanded["payload"]["text"]
     assert all(joined.count(sentence) == 1 for sentence in sentences[:60])
     assert joined.index(sentences[0]) < joined.index(sentences[40])
+
+
+def test_a_part_that_only_points_elsewhere_is_read_with_its_sections_answer(
+    make_settings, sample_docs
+):
+    answer = "Proof the dough in a warm cabinet until it doubles, about an hour for most loaves."
+    links = "\n".join(
+        f"- [Bakers' forum thread {n}: where should the dough rest?](https://example.com/t/{n})"
+        for n in range(90)
+    )
+    (sample_docs / "faq.md").write_text(
+        f"# FAQ\n\n## Where should dough rest?\n\n{answer}\n\n#### Further information\n\n"
+        f"**Discussions**\n\n{links}\n"
+    )
+    settings = make_settings()
+    run_ingest(settings)
+    parts = sorted(
+        (p for p in all_payloads(settings) if p["file_path"] == "faq.md"),
+        key=lambda p: p["chunk_index"],
+    )
+    assert len(parts) >= 3 and answer not in parts[-1]["text"] and answer not in parts[-2]["text"]
+    last = {"id": parts[-1]["id"], "payload": parts[-1]}
+    (expanded,) = expand_fragments([last], index_of(settings))
+    assert expanded["payload"]["text"].startswith(parts[0]["text"].split("\n")[0])
+    assert answer in expanded["payload"]["text"]
