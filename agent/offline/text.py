@@ -216,9 +216,23 @@ OPENING_PHRASE = re.compile(
     re.IGNORECASE,
 )
 """A phrase that opens a sentence before its subject ("In ROS 2, an action is…")."""
-PREDICATE_WORD = re.compile(r"\s*[A-Za-z-]+[.!]?\s*")
-"""A predicate of one plain word ("VLAs are young.", "`factory` is optional."): it says how a
-thing is, not what it is (a name in code or in bold after the verb still says what it is)."""
+OPENING_CLAUSE = re.compile(
+    r"^\s*(?:if|when|whenever|while|although|though|unless|once|because|since|whereas)\b[^,.;:]*,",
+    re.IGNORECASE,
+)
+"""A clause that opens a sentence with a verb of its own ("If real images are available,
+…"): what it says is a condition, not what the sentence's subject is."""
+HOW_IT_IS = re.compile(
+    r"\s*(?:(?:now|still|currently|also|always|usually|often|very)\s+)?[A-Za-z-]+[.!]?\s*",
+    re.IGNORECASE,
+)
+"""A predicate that says how a thing is, not what it is: one plain word, perhaps after an
+adverb ("VLAs are young.", "`factory` is optional.", "Immer 10.0 is now final, and has…"). A
+name in code or in bold after the verb still says what the thing is. The predicate's first
+phrase is read, up to a comma or a second clause (`PREDICATE_END`)."""
+PREDICATE_END = re.compile(r"[,;]|\s(?:and|but|so)\s")
+"""Where a predicate's first phrase ends; not at a colon, after which a definition goes on
+("**\"Normalized state\"** means that:" and its list)."""
 DEFINED_WORDS = 6
 """A definition names what it defines among its first words, before its verb ("A **node** is
 a process…", "The reality gap is…")."""
@@ -607,9 +621,16 @@ def defined_subject(question: str) -> frozenset[int]:
     return thing_terms(defined_thing(question))
 
 
+LINKED_PAIR = re.compile(r"\S+ to \S+")
+"""A thing named by two words linked by "to" ("sim to real", "end to end"): the compound
+that books write with hyphens, which names neither word alone."""
+
+
 def thing_terms(thing: str) -> frozenset[int]:
     """The terms of a `defined_thing`'s last word (none for ""), which a definition names
-    before its verb."""
+    before its verb; for a `LINKED_PAIR`, the terms of both its words."""
+    if LINKED_PAIR.fullmatch(thing):
+        return terms(thing)
     return terms(thing.split()[-1]) if thing else frozenset()
 
 
@@ -617,18 +638,20 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
     ("A node is a process…", not "A ROS 2 system is a graph of nodes") and more than how it is
     after it (not "Nodes are cheap."), or it is a glossary entry whose bold term names it (by
-    its last word, `_entry_term`). A
-    subject of several terms (a hyphenated name: "sim-to-real", "redux-thunk") is named only by
-    all of them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is)."""
+    its last word, `_entry_term`). The verb is the main clause's, after an `OPENING_CLAUSE`
+    ("If real images are available, …" does not say what real images are). A subject of
+    several terms (a hyphenated name: "sim-to-real", "redux-thunk") is named only by all of
+    them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is)."""
     if not subject:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
         return subject <= terms(_entry_term(entry["bold"] or entry["under"], subject))
-    verb = DEFINING_VERB.search(sentence)
+    main_clause = OPENING_CLAUSE.sub("", sentence, count=1)
+    verb = DEFINING_VERB.search(main_clause)
     if verb is None:
         return False
-    before = sentence[: verb.start()]
-    if PREDICATE_WORD.fullmatch(sentence[verb.end() :]):
+    before = main_clause[: verb.start()]
+    if HOW_IT_IS.fullmatch(PREDICATE_END.split(main_clause[verb.end() :], maxsplit=1)[0]):
         return False
     return len(before.split()) <= DEFINED_WORDS and subject <= terms(_named(before, subject))
 

@@ -487,3 +487,9 @@ async def test_asked_what_a_thing_is_the_answer_opens_with_the_sentence_that_say
     result = await ask(book, "What is a VLA?")
     assert result["answer"].startswith("A **vision-language-action (VLA) model** is a robot policy")
     assert "VLAs are young." not in result["answer"].split("\n\n")[0]
+
+
+async def test_sim_to_real_asked_without_hyphens_is_the_compound_the_book_defines(book):
+    """Not "real", defined by the condition "If real images are available…"."""
+    result = await ask(book, "what does sim to real mean")
+    assert result["answer"].startswith("**Sim-to-real transfer** is moving a model")

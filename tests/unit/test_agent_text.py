@@ -558,6 +558,17 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is a proofer?", "The proofer is optional!", False),
         ("What is the default proofer?", "The default proofer is `warm-box`.", True),
         ("What is a proofer?", "A proofer is **cabinet-heated**.", True),
+        ("What is a proofer?", "The proofer is now standard, and every bakery has one.", False),
+        ("What is a proofer?", "The proofer is still optional.", False),
+        ('What does "proofing" mean?', '**"Proofing"** means that:', True),
+        ("What is a proofer?", "A proofer is warm, humid and closed: a cabinet.", False),
+        # a clause that opens the sentence with a verb of its own is a condition
+        ("What is a proofer?", "If a proofer is full, the dough waits on the bench.", False),
+        ("What is a proofer?", "When the oven is hot, a proofer is a warm cabinet.", True),
+        # two words linked by "to" are the compound a book writes with hyphens
+        ("what does farm to table mean", "If the table is set, serve the farm loaf.", False),
+        ("what does farm to table mean", "Tables are wooden benches for the loaves.", False),
+        ("what does farm to table mean", "Farm-to-table baking is baking with local flour.", True),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):
