@@ -346,7 +346,8 @@ def select_excerpts(
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
-    chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects)
+    earlier = topic_terms(appended_topic(question)[1])
+    chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects, earlier)
     subject: frozenset[int] = frozenset()
     if not special:  # a prose answer: what the units chosen by shared words leave out
         subject = defined_subject(question)
@@ -564,6 +565,7 @@ def _prose(
     restating: frozenset[int],
     asked: int,
     subjects: list[frozenset[int]],
+    earlier: frozenset[int],
 ) -> list[Excerpt]:
     """The best source's most relevant units, then what the others add (none that shares only
     `everyday` terms with the question). Long programs are left out unless the sources hold
@@ -571,7 +573,7 @@ def _prose(
     question of more than `TYPICAL_TOPIC_TERMS` topic terms (`asked`) asks for more: the best
     source and the others each give `LONG_QUESTION_UNITS` more units, and the others' units
     speak at a lower share of its topic (`_secondary_floor`). `subjects` are the ways the
-    question says what it is about (`_subjects`)."""
+    question says what it is about (`_subjects`), `earlier` a follow-up's earlier topic."""
     excerpts = [e for e in excerpts if _readable(e.text)] or excerpts
     excerpts = [e for e in excerpts if e.document not in restating] or excerpts
     first = min(e.document for e in excerpts)
@@ -586,7 +588,8 @@ def _prose(
         if e.document > first and not e.topic <= everyday and e.document not in restating
     ]
     floor = _secondary_floor(asked)
-    return chosen + _from_others(chosen, others, floor, SECONDARY_UNITS + more, subjects)
+    most = SECONDARY_UNITS + more
+    return chosen + _from_others(chosen, others, floor, most, subjects, earlier)
 
 
 def _part_scorer(parsed: list[list[Unit]], headings: list[str]) -> Callable[[str], list[Excerpt]]:
@@ -794,18 +797,23 @@ def _command_after(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excer
     --rewrite-cards`). When the explanation is thin (at most `THIN_EXPLANATION` units), a
     program of any length: a recipe says what it is for in a sentence and how in its code.
     Only a block that, with its lead-in, shares a term with the question; none when the best
-    source already gives code."""
+    source already gives a command, and only a command when it gives a program (an example
+    component that the explanation walks through is not what to run: `jest --updateSnapshot`
+    after the test it updates)."""
     first = _best_source(chosen)
-    if any(is_code(e.text) for e in chosen if e.document == first):
-        return []
-    own = [e for e in excerpts if e.document == first]
     said = [e for e in chosen if e.document == first]
+    if any(is_shell_block(e.text) for e in said):
+        return []
+    shown_code = any(is_code(e.text) for e in said)
+    own = [e for e in excerpts if e.document == first]
     thin = len(said) <= THIN_EXPLANATION
     last = max((e.position for e in said), default=0)
     best: list[Excerpt] = []
     best_coverage = 0.0
     for previous, block in zip([None, *own], own, strict=False):
         if not (is_code(block.text) and (thin or _short(block.text))):
+            continue
+        if shown_code and not is_shell_block(block.text):
             continue
         if not last < block.position <= last + COMMAND_REACH:
             continue
@@ -830,8 +838,10 @@ def _from_others(
     floor: float,
     most: int,
     subjects: list[frozenset[int]],
+    earlier: frozenset[int],
 ) -> list[Excerpt]:
-    """The other sources' best units: any that add a topic term to what `chosen` says, any
+    """The other sources' best units: any that add a topic term to what `chosen` says
+    (`_adds`, with a follow-up's `earlier` topic), any
     that meets the question better than the best of `chosen` does in more than one word (the
     words `chosen` spread over several units, said in one: "the only way to cause an update to
     the state is to … dispatch it"; `_says_in_one`), a table that holds the whole question (a
@@ -849,11 +859,21 @@ def _from_others(
     for i, excerpt in rounds:  # each source's best unit first, then each one's second best
         if excerpt.coverage < floor * (1 + i) or len(added) == most:
             continue
-        adds = excerpt.topic - said or _says_in_one(excerpt, best_said) or _compares(excerpt)
+        adds = (
+            _adds(excerpt, said, earlier) or _says_in_one(excerpt, best_said) or _compares(excerpt)
+        )
         if adds or (not strong and _on_topic(excerpt, subjects)):
             added.append(excerpt)
             said |= excerpt.topic
     return added
+
+
+def _adds(excerpt: Excerpt, said: frozenset[int], earlier: frozenset[int]) -> frozenset[int]:
+    """The topic terms a unit adds to what the answer `said`. A word of a follow-up's earlier
+    topic of several words counts only with the rest of it: "file" alone, of "(SDF file)",
+    names another file ("A **launch file** starts them together")."""
+    added = excerpt.topic - said
+    return added - earlier if len(earlier) > 1 and not earlier <= excerpt.topic else added
 
 
 def _subjects(question: str, uncommon: frozenset[int]) -> list[frozenset[int]]:

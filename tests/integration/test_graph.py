@@ -493,3 +493,11 @@ async def test_sim_to_real_asked_without_hyphens_is_the_compound_the_book_define
     """Not "real", defined by the condition "If real images are available…"."""
     result = await ask(book, "what does sim to real mean")
     assert result["answer"].startswith("**Sim-to-real transfer** is moving a model")
+
+
+async def test_a_follow_ups_earlier_topic_word_alone_brings_no_other_source(book):
+    """The word "file" of "(SDF file)" does not bring the launch-file lesson into an SDF answer."""
+    history = [HumanMessage("what's an SDF file"), AIMessage("Gazebo describes worlds in SDF.")]
+    result = await ask(book, "how is it different from URDF?", history)
+    assert "Unlike URDF, SDF can describe a whole scene" in result["answer"]
+    assert "launch file" not in result["answer"]

@@ -567,6 +567,19 @@ def test_a_how_to_answer_brings_the_command_that_follows_its_explanation():
     assert "Sourdough" not in said
 
 
+def test_a_how_to_answer_that_shows_an_example_program_still_brings_the_command():
+    # the explanation walks through the recipe that changed; what to run follows it
+    walked = CARDS.replace(
+        "Changing a recipe on purpose is normal",
+        "Say the rye recipe card changes:\n\n```python\n# a saved recipe card after a change\n"
+        "card = recipe_card('rye')\ncard.bake_minutes = 50\n```\n\n"
+        "Changing a recipe card on purpose is normal",
+    )
+    said = answer("How do I fix a saved recipe card after a change?", [walked], ["Cards"])
+    assert "card.bake_minutes = 50" in said
+    assert "ovenctl bake --rewrite-cards" in said
+
+
 RECIPE = (
     "A timed oven runs a batch for a set time, then switches itself off.\n\n"
     "```python\n"
