@@ -342,7 +342,8 @@ def select_excerpts(
     prerequisite = _prerequisite(question, excerpts, headings, wanted - everyday)
     special = structural or prerequisite or _code(question, excerpts)
     everyday |= failure_words(question)  # "fails" tells no sentence of another source apart
-    if not wanted - everyday:
+    only_everyday = bool(wanted) and not wanted - everyday
+    if only_everyday:
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
@@ -386,7 +387,8 @@ def select_excerpts(
     if structural:
         return answer
     unsure = not sure_of_best and (
-        (_only_touched(excerpts) and not _asked_directly(question, parsed, headings))
+        only_everyday
+        or (_only_touched(excerpts) and not _asked_directly(question, parsed, headings))
         or _met_in_passing(wanted - everyday, parsed, headings)
     )
     if not (

@@ -501,3 +501,10 @@ async def test_a_follow_ups_earlier_topic_word_alone_brings_no_other_source(book
     result = await ask(book, "how is it different from URDF?", history)
     assert "Unlike URDF, SDF can describe a whole scene" in result["answer"]
     assert "launch file" not in result["answer"]
+
+
+async def test_a_question_only_in_the_books_everyday_words_says_it_is_not_answered_directly(book):
+    """Only "robot" names anything, and the cross-encoder does not read the VLA section as
+    answering: the answer says so before the closest passages."""
+    result = await ask(book, "How does the robot know where it is?")
+    assert result["answer"].startswith("This does not seem to be answered directly")

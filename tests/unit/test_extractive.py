@@ -168,6 +168,16 @@ def test_a_best_source_the_reranker_is_sure_of_gets_no_hedge():
     assert read[0].text == "Composes functions from right to left."
 
 
+def test_a_question_only_in_the_books_everyday_words_is_hedged_unless_the_reranker_is_sure():
+    # "bakery" and "bread" are on most of the book's pages: no word says what is asked
+    everyday = terms("bakery bread")
+    text = "A bakery bakes its bread before dawn. The bread cools on racks by the door."
+    question = "How does the bakery know where its bread is?"
+    assert answer(question, [text], ["Mornings"], everyday).startswith(ONLY_TOUCHED)
+    read = select_excerpts(question, [text], ["Mornings"], everyday, sure_of_best=True)
+    assert read[0].text != ONLY_TOUCHED
+
+
 def test_a_reported_failure_that_the_sources_only_teach_around_gets_the_hedge():
     text = (
         "The oven is preheated to 250 degrees before the loaves go in. Bake the loaves for "
