@@ -329,7 +329,9 @@ def select_excerpts(
     list running topics). `sure_of_best` says the reranker is sure of the best source (the
     graph's `sure_of_best_source`): the answer then does not say the book only touches the
     question, however few of its words the sources share ("What does compose actually do
-    with the functions I pass it?": "Composes functions from right to left.")."""
+    with the functions I pass it?": "Composes functions from right to left."). When it is not
+    sure, a question whose topic words are all `everyday` ("How does the robot know where it
+    is?") is said to be only touched: nothing but the meaning can match it."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
     every = _score_units(question, parsed, headings)
@@ -342,8 +344,8 @@ def select_excerpts(
     prerequisite = _prerequisite(question, excerpts, headings, wanted - everyday)
     special = structural or prerequisite or _code(question, excerpts)
     everyday |= failure_words(question)  # "fails" tells no sentence of another source apart
-    only_everyday = bool(wanted) and not wanted - everyday
-    if only_everyday:
+    only_everyday = bool(wanted) and not wanted - everyday  # nothing but "robot" in a robot book
+    if not wanted - everyday:
         everyday = frozenset()
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
