@@ -395,7 +395,7 @@ def select_excerpts(
     )
     if not (
         unsure
-        or _earlier_topic_unsaid(question, answer, everyday)
+        or _earlier_topic_unsaid(earlier, answer, everyday)
         or _failure_unmet(question, answer)
     ):
         return answer
@@ -418,12 +418,14 @@ def _met_in_passing(
     return sum(bool(uncommon & terms(unit.text)) for unit in parsed[0]) <= 1
 
 
-def _earlier_topic_unsaid(question: str, answer: list[Excerpt], everyday: frozenset[int]) -> bool:
-    """Whether a follow-up's earlier topic ("how do i install it? (gazebo)") is beyond the
+def _earlier_topic_unsaid(
+    earlier: frozenset[int], answer: list[Excerpt], everyday: frozenset[int]
+) -> bool:
+    """Whether a follow-up's `earlier` topic ("how do i install it? (gazebo)") is beyond the
     book's everyday words and no unit the answer quotes holds it, in itself or its heading
     (`Excerpt.topic`): the sources answer the follow-up's words about something else (building
     a workspace's `install/` folder)."""
-    topic = topic_terms(appended_topic(question)[1]) - everyday
+    topic = earlier - everyday
     return bool(topic) and not topic & frozenset().union(*(e.topic for e in answer))
 
 
@@ -845,10 +847,10 @@ def _from_others(
     earlier: frozenset[int],
 ) -> list[Excerpt]:
     """The other sources' best units: any that add a topic term to what `chosen` says
-    (`_adds`, with a follow-up's `earlier` topic), any
-    that meets the question better than the best of `chosen` does in more than one word (the
-    words `chosen` spread over several units, said in one: "the only way to cause an update to
-    the state is to … dispatch it"; `_says_in_one`), a table that holds the whole question (a
+    (`_adds`, with a follow-up's `earlier` topic), any that meets the question better than the
+    best of `chosen` does in more than one word (the words `chosen` spread over several units,
+    said in one: "the only way to cause an update to the state is to … dispatch it";
+    `_says_in_one`), a table that holds the whole question (a
     later section's table comparing the two things a question contrasts, after the first
     source's sentence that names both), or, when `chosen` answers only weakly, any relevant
     one that `_on_topic` says is about the question: `most` in all. A source's best unit must

@@ -752,7 +752,7 @@ def points_only(text: str) -> bool:
     "Further information", split from the entry's answer)."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return bool(lines) and all(
-        LINK_ITEM.match(line) or LABEL.match(line) or HEADING.match(line) for line in lines
+        LINK_ITEM.match(line) or is_label(line) or is_heading(line) for line in lines
     )
 
 

@@ -90,11 +90,11 @@ def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candi
             for part in (before, payload, after)
             if part is payload or part.get("heading_path") == path
         ]
-        while points_only(_joined([p.get("text", "") for p in parts])) and (
-            earlier := _same_section_before(parts[0], index)
-        ):
+        text = _joined([part.get("text", "") for part in parts])
+        while points_only(text) and (earlier := _same_section_before(parts[0], index)):
             parts.insert(0, earlier)
-        payload["text"] = _joined([part.get("text", "") for part in parts])
+            text = _joined([part.get("text", "") for part in parts])
+        payload["text"] = text
         expanded.append({**document, "payload": payload})
     return expanded
 
