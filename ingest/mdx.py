@@ -3,7 +3,11 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
 - `import`/`export` statements go (multi-line ones too).
 - JSX and HTML tags go, the text between them stays, and so does the string of an expression
   that is only a string (`{' '}` becomes a space). A component's `title`/`label` attribute
-  is kept as a line of text, since it usually names the content (`<TabItem label="Python">`).
+  is kept, since it usually names the content; a tag alone on its line
+  (`<TabItem value="server" label="From client to server">`) titles what it holds, so its name
+  becomes a bold label, a paragraph of its own, as a collapsible block's summary does (below):
+  an answer that quotes the tab shows which one it is, rather than running its name into the
+  first sentence.
 - An HTML `<table>` becomes a Markdown pipe table (`ingest.html_table`), so its cells stay in
   their rows rather than falling apart into loose lines.
 - A self-closing component imported from an `.md`/`.mdx` partial is replaced by the partial's
@@ -116,7 +120,7 @@ def _replace_tags(line: str, partials: dict[str, str]) -> str:
     that is itself a JSX tag, whose attributes may hold template literals in backticks.
     """
     if JSX_LINE.match(line):
-        return _replace_tags_in_text(line, partials)
+        return _label_of_tag(line) or _replace_tags_in_text(line, partials)
     return _outside_code(line, lambda text: _replace_tags_in_text(text, partials))
 
 
@@ -130,6 +134,20 @@ def _outside_code(line: str, change: Callable[[str], str]) -> str:
         position = code.end()
     pieces.append(change(line[position:]))
     return "".join(pieces)
+
+
+def _label_of_tag(line: str) -> str:
+    """A line that is one opening tag naming its content, as the bold label of that content
+    (`**Python**`, then a blank line); "" for any other line."""
+    tag = TAG.fullmatch(line.strip())
+    if tag is None or tag.group(0).startswith("</") or tag.group(0).endswith("/>"):
+        return ""
+    named = NAMING_ATTRIBUTE.search(tag.group("attrs") or "")
+    name = next((group for group in named.groups() if group), "").strip() if named else ""
+    if not name or "*" in name or "_" in name:  # no name, or one a label could not hold whole
+        return ""
+    indent = line[: len(line) - len(line.lstrip())]  # inside a list item, it stays there
+    return f"{indent}{summary_label(name)}\n\n"
 
 
 def _replace_tags_in_text(text: str, partials: dict[str, str]) -> str:

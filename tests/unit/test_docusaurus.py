@@ -323,7 +323,23 @@ def test_a_jsx_string_expression_is_its_string():
     body = "<p>\n  <a href='/x'>Docs</a>{' '}\n  <a href='/y'>API</a>{\" and more\"}\n</p>"
     assert clean_mdx(body).split() == ["Docs", "API", "and", "more"]
     assert clean_mdx("Pass `{' '}` between tags.") == "Pass `{' '}` between tags."
-    assert clean_mdx('<TabItem value="py" label={"Python"}>').strip() == "Python"
+    assert clean_mdx('<TabItem value="py" label={"Python"}>').strip() == "**Python**"
+
+
+def test_a_tab_alone_on_its_line_titles_what_it_holds_as_a_label():
+    tabs = (
+        'Send a callback:\n\n<Tabs>\n  <TabItem value="c2s" label="From client to server">\n\n'
+        "*Client*\n\n```js\nsocket.emit('hi', ack);\n```\n\n  </TabItem>\n</Tabs>\n"
+    )
+    parts = [part.strip() for part in clean_mdx(tabs).split("\n\n") if part.strip()]
+    assert parts[:3] == ["Send a callback:", "**From client to server**", "*Client*"]
+    assert is_label(parts[1]) and is_label(parts[2])
+    # a name inside a sentence stays a word of it; a closing tag or one with no name adds none
+    assert clean_mdx('Press <Kbd label="Enter" /> to run.') == "Press  to run."
+    assert clean_mdx('Use <Term title="DDS">it</Term> here.') == "Use DDS\nit here."
+    assert clean_mdx('<TabItem value="npm">\n\nRun it.\n\n</TabItem>').strip() == "Run it."
+    in_item = '- Set `strict`:\n\n  <Tabs>\n  <TabItem value="a" label="A">\n\n  ```js\n  a\n  ```'
+    assert "\n  **A**\n" in clean_mdx(in_item)  # a tab inside a list item stays in the item
 
 
 def test_an_html_table_keeps_its_rows():
