@@ -164,27 +164,36 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _introduced(leading, by_position, places)
         picked |= _list_lead_ins(picked, by_position, places)
         picked |= _code_lead_ins(picked, by_position)
-    picked = _without_dangling_lead_ins(picked)
+    picked = _without_dangling_lead_ins(picked, by_position)
     picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
 
 
-def _without_dangling_lead_ins(picked: set[P]) -> set[P]:
+def _without_dangling_lead_ins(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
     """`picked` without the lead-ins (a unit ending in ":") whose next unit it lacks: what
     they introduce is in the next chunk ("We suggest trying these approaches, in this
     order:" cannot end an answer), or is not what was picked ("…as an optimization
     problem:" above the second of the planners it lists). A lead-in whose next unit is left
-    out goes too ("…as a domain adaptation problem:" above "Given:"). All of `picked` when
-    nothing else is left."""
+    out goes too ("…as a domain adaptation problem:" above "Given:"). So does a title (a
+    label that is no sentence) over a next unit of its chunk that is not picked: a title over
+    nothing ("**Detailed Explanation: FSAs and Errors**" once the quote under it is left out)
+    says nothing, while a formula or a bold sentence that ends its chunk still says
+    something. All of `picked` when nothing else is left."""
     kept = set(picked)
     while True:
         places = {(p.document, p.position) for p in kept}
-        dangling = {
-            p for p in kept if _is_lead_in(p.text) and (p.document, p.position + 1) not in places
-        }
+        dangling = {p for p in kept if _dangles(p, places, by_position)}
         if not dangling:
             return kept or picked
         kept -= dangling
+
+
+def _dangles(place: P, kept: set[tuple[int, int]], by_position: dict[tuple[int, int], P]) -> bool:
+    """Whether `place` leads in to, or titles, a next unit that is not `kept`."""
+    after = (place.document, place.position + 1)
+    if after in kept:
+        return False
+    return _is_lead_in(place.text) or (_is_title(place.text) and after in by_position)
 
 
 def ends_in_colon(text: str) -> bool:
@@ -194,6 +203,11 @@ def ends_in_colon(text: str) -> bool:
 
 def _is_lead_in(text: str) -> bool:
     return not is_block(text) and ends_in_colon(text)
+
+
+def _is_title(text: str) -> bool:
+    """A label that is no sentence: "**Detailed Example: Custom Store Setup**", "*Server*"."""
+    return is_label(text) and not text.strip().strip("*_").rstrip().endswith((".", "!", "?"))
 
 
 def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
@@ -301,11 +315,12 @@ def _catalogue(group: list[P]) -> bool:
 
 
 def _own_code(item: P, group: list[P]) -> list[P]:
-    """The code blocks right under a list item, up to the next item."""
+    """The code blocks right under a list item, up to the next item, with the labels that
+    caption them (the tabs "**eslint.config.js**" and "**.eslintrc.js**" of one example)."""
     after = sorted((p for p in group if p.position > item.position), key=lambda p: p.position)
     owned: list[P] = []
     for place in after:
-        if not is_code(place.text):
+        if not (is_code(place.text) or is_label(place.text)):
             break
         owned.append(place)
     return owned
@@ -355,7 +370,8 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
     subsections in prose follow ("…several core principles:" above "Principle 1: Embodiment"),
     the first one's heading and opening sentence, with what that sentence introduces in turn
     ("#### Reinforcement Learning" then "Learning through environmental feedback:" and its
-    list)."""
+    list). A label's lead-in brings what it introduces ("**ẍ = g/h (x - zmp)**", "Where:" and
+    the list that names each symbol)."""
     found: set[P] = set()
     for place in picked:
         nxt = by_position.get((place.document, place.position + 1))
@@ -366,6 +382,8 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
             continue
         if not (is_list_item(nxt.text) or is_heading(nxt.text)):
             found.add(nxt)
+            if is_label(place.text) and _is_lead_in(nxt.text):  # a title over "Where:" and
+                found |= _introduced({nxt}, by_position, places)  # its list: that list too
             continue
         items = 0
         heading: P | None = None  # the subheading the next items sit under

@@ -276,6 +276,9 @@ lesson", "(covered in Module 1)") or a link to one of its pages."""
 NEGATION = re.compile(r"\b(?:not|never|nothing|none|cannot|no longer)\b|n't\b", re.I)
 BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 LABEL = re.compile(r"^\s*(\*\*|__)[^*_\n]+\1\s*:?\s*$")
+CAPTION = re.compile(r"^\s*([*_])(?![*_\s])[^*_\n.!?]{1,40}(?<!\s)\1\s*:?\s*$")
+"""A few words in italics on a line of their own, no sentence: a caption such as "*Server*" or
+"*Client (ES modules)*" over the code block it names, as docs write tabs without a tab widget."""
 LINK_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+([*_]{0,2})\[[^\]\n]+\]\([^)\s]+\)\1\s*$")
 """A list item that is one link and nothing else."""
 TYPICAL_TOPIC_TERMS = 8
@@ -758,11 +761,11 @@ def points_only(text: str) -> bool:
 
 def is_label(unit: str) -> bool:
     """Whether a unit is only a bold label ("**Performance-Guided Randomization**", a formula
-    such as "**t = k / s**"): a heading in all but markup for what is under it. Quoted alone
-    it said nothing; with what it heads (`agent.offline.cohesion`), fact recall 0.755 / 0.711 /
-    0.621 -> 0.767 / 0.714 / 0.621 (humanoid / Redux / Prettier, shipped weights), no fact
-    lost, answers under 2 % longer."""
-    return bool(LABEL.match(unit))
+    such as "**t = k / s**") or an italic caption (`CAPTION`): a heading in all but markup for
+    what is under it. Quoted alone it said nothing; with what it heads
+    (`agent.offline.cohesion`), fact recall 0.755 / 0.711 / 0.621 -> 0.767 / 0.714 / 0.621
+    (humanoid / Redux / Prettier, shipped weights), no fact lost, answers under 2 % longer."""
+    return bool(LABEL.match(unit) or CAPTION.match(unit))
 
 
 def emphasised(unit: str) -> bool:
@@ -880,8 +883,10 @@ class _Parser:
         """End the open paragraph (or list item's text) and the open table."""
         if self.paragraph:
             text = " ".join(line.strip() for line in self.paragraph)
-            if self.list_ordered is not None and self.units and is_list_item(self.units[-1].text):
-                last = self.units.pop()  # a list item's continuation lines belong to it
+            continues = self.units and is_list_item(self.units[-1].text) and not is_label(text)
+            if self.list_ordered is not None and continues:
+                last = self.units.pop()  # a list item's continuation lines belong to it,
+                # but not a caption over its example's code ("**eslint.config.js**")
                 self.add(f"{last.text} {text}", last.ordered, last.nested)
             else:
                 self.units.extend(

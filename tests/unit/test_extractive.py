@@ -1234,6 +1234,20 @@ def test_a_bold_label_is_quoted_with_the_list_it_heads_and_the_lead_in_above_it(
     assert "cleaned nightly" not in said
 
 
+def test_an_italic_caption_is_quoted_with_the_code_it_names():
+    # docs without a tab widget caption each side's code in italics
+    text = (
+        "A callback as the last argument is called once the other side acknowledges it:\n\n"
+        "*Oven*\n\n```js\noven.on('loaf', (loaf, done) => done({ baked: true }));\n```\n\n"
+        "*Baker*\n\n```js\nbaker.send('loaf', dough, (reply) => log(reply.baked));\n```\n\n"
+        "Ovens are cleaned nightly."
+    )
+    said = answer("How does the oven acknowledge a loaf?", [text])
+    assert "\n\n*Oven*\n\n```js\noven.on('loaf'" in said
+    assert "*Oven* [1]" not in said  # a caption, shown as a heading: no citation of its own
+    assert "cleaned nightly" not in said
+
+
 def test_a_bold_formula_brings_the_sentence_that_explains_it():
     text = (
         "The proof time follows the starter's strength:\n\n"
@@ -1243,6 +1257,43 @@ def test_a_bold_formula_brings_the_sentence_that_explains_it():
     )
     said = answer("How is the proof time for a starter calculated?", [text])
     assert "Where s is the starter's rise" in said
+
+
+def test_a_list_items_example_in_captioned_tabs_comes_with_the_item():
+    text = (
+        "Options go under `ovenOptions`:\n\n"
+        "- `strictProofing` (default `false`) can be set to `true` to let the oven check "
+        "the dough before baking it.\n\n"
+        "  **oven.config.js**\n\n  ```js\n  oven({ strictProofing: true });\n  ```\n\n"
+        '  **.ovenrc**\n\n  ```json\n  { "strictProofing": true }\n  ```\n\n'
+        "- `steam` (default `true`) keeps the crust soft.\n"
+    )
+    said = answer("How do I let the oven check the dough first?", [text])
+    assert "**oven.config.js**\n\n```js\noven({ strictProofing: true });" in said
+    assert '{ "strictProofing": true }' in said
+
+
+def test_a_bold_formula_brings_its_legend_after_a_lead_in():
+    text = (
+        "The proof time follows the starter's strength:\n\n"
+        "**t = k / s**\n\n"
+        "Where:\n- k depends on the flour\n- s is how far the dough rises in an hour\n\n"
+        "Ovens are cleaned nightly."
+    )
+    said = answer("How is the proof time for a starter calculated?", [text])
+    assert "**t = k / s**\n\nWhere: [1]" in said
+    assert "- k depends on the flour [1]" in said and "- s is how far the dough rises" in said
+
+
+def test_a_title_over_nothing_the_answer_quotes_is_left_out():
+    text = (
+        "Steam keeps the crust of a baking loaf soft.\n\n"
+        "**Baking with steam: a detailed example**\n\n"
+        "### Cleaning\n\nWipe the oven door."
+    )
+    said = answer("What does steam do when baking?", [text])
+    assert "crust of a baking loaf soft" in said
+    assert "detailed example" not in said and "Wipe" not in said
 
 
 def test_paragraphs_are_parted_by_one_blank_line_whatever_comes_after_a_note_or_a_block():
