@@ -508,3 +508,11 @@ async def test_a_question_only_in_the_books_everyday_words_says_it_is_not_answer
     answering: the answer says so before the closest passages."""
     result = await ask(book, "How does the robot know where it is?")
     assert result["answer"].startswith("This does not seem to be answered directly")
+
+
+async def test_a_reader_asking_how_to_drive_forward_is_told_which_velocity_to_set(book):
+    """The sample book says what a `Twist`'s fields mean, in the words a new reader uses."""
+    result = await ask(book, "how do I make my robot move forward?")
+    assert not result.get("refusal_reason")
+    assert result["sources"][0]["heading"] == "Driving the Robot"
+    assert "`linear.x` is the forward speed" in result["answer"]
