@@ -3,7 +3,7 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
 - `import`/`export` statements go (multi-line ones too).
 - JSX and HTML tags go, the text between them stays, and so does the string of an expression
   that is only a string (`{' '}` becomes a space). A component's `title`/`label` attribute
-  is kept, since it usually names the content; a tag alone on its line
+  is kept, since it usually names the content; a component's tag alone on its line
   (`<TabItem value="server" label="From client to server">`) titles what it holds, so its name
   becomes a bold label, a paragraph of its own, as a collapsible block's summary does (below):
   an answer that quotes the tab shows which one it is, rather than running its name into the
@@ -137,10 +137,11 @@ def _outside_code(line: str, change: Callable[[str], str]) -> str:
 
 
 def _label_of_tag(line: str) -> str:
-    """A line that is one opening tag naming its content, as the bold label of that content
-    (`**Python**`, then a blank line); "" for any other line."""
+    """A line that is one opening component tag naming its content, as the bold label of that
+    content (`**Python**`, then a blank line); "" for any other line. An HTML element's
+    `title` (`<img title="…">`) names no content under it."""
     tag = TAG.fullmatch(line.strip())
-    if tag is None or tag.group(0).startswith("</") or tag.group(0).endswith("/>"):
+    if tag is None or not tag.group("name")[0].isupper() or tag.group(0).endswith("/>"):
         return ""
     named = NAMING_ATTRIBUTE.search(tag.group("attrs") or "")
     name = next((group for group in named.groups() if group), "").strip() if named else ""

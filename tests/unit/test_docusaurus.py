@@ -338,6 +338,12 @@ def test_a_tab_alone_on_its_line_titles_what_it_holds_as_a_label():
     assert clean_mdx('Press <Kbd label="Enter" /> to run.') == "Press  to run."
     assert clean_mdx('Use <Term title="DDS">it</Term> here.') == "Use DDS\nit here."
     assert clean_mdx('<TabItem value="npm">\n\nRun it.\n\n</TabItem>').strip() == "Run it."
+    assert clean_mdx('<abbr title="Robot Operating System">\nROS\n</abbr>').split() == [
+        "Robot",
+        "Operating",
+        "System",
+        "ROS",
+    ]  # an HTML element's title is no label
     in_item = '- Set `strict`:\n\n  <Tabs>\n  <TabItem value="a" label="A">\n\n  ```js\n  a\n  ```'
     assert "\n  **A**\n" in clean_mdx(in_item)  # a tab inside a list item stays in the item
 
