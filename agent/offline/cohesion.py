@@ -18,6 +18,7 @@ from agent.offline.text import (
     is_heading,
     is_label,
     is_list_item,
+    is_title,
     terms,
 )
 
@@ -193,7 +194,7 @@ def _dangles(place: P, kept: set[tuple[int, int]], by_position: dict[tuple[int, 
     after = (place.document, place.position + 1)
     if after in kept:
         return False
-    return _is_lead_in(place.text) or (_is_title(place.text) and after in by_position)
+    return _is_lead_in(place.text) or (is_title(place.text) and after in by_position)
 
 
 def ends_in_colon(text: str) -> bool:
@@ -203,11 +204,6 @@ def ends_in_colon(text: str) -> bool:
 
 def _is_lead_in(text: str) -> bool:
     return not is_block(text) and ends_in_colon(text)
-
-
-def _is_title(text: str) -> bool:
-    """A label that is no sentence: "**Detailed Example: Custom Store Setup**", "*Server*"."""
-    return is_label(text) and not text.strip().strip("*_").rstrip().endswith((".", "!", "?"))
 
 
 def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:

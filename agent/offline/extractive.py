@@ -79,6 +79,7 @@ from agent.offline.text import (
     is_list_item,
     is_shell_block,
     is_table,
+    is_title,
     names_code,
     names_in_code,
     negated,
@@ -383,7 +384,7 @@ def select_excerpts(
         if is_block(excerpt.text):
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
         unique.setdefault(_said(excerpt.text), excerpt)  # split sections overlap: say once
-    answer = list(unique.values())
+    answer = _without_bare_headings(list(unique.values()))
     if prerequisite:
         return [replace(answer[0], text=ONLY_A_PREREQUISITE, note=True), *answer]
     if structural:
@@ -400,6 +401,23 @@ def select_excerpts(
     ):
         return answer
     return [replace(answer[0], text=ONLY_TOUCHED, note=True), *answer]
+
+
+def _without_bare_headings(answer: list[Excerpt]) -> list[Excerpt]:
+    """`answer` without the headings and titles under which it says nothing of their source:
+    what they head was said once already, by another source that repeats it (Jest's
+    "TypeScript" section of its v29 migration notes, whose note on importing the Jest APIs is
+    the Globals page's, word for word)."""
+
+    def bare(heading: Excerpt) -> bool:
+        return not any(
+            e.document == heading.document
+            and e.position > heading.position
+            and not (is_heading(e.text) or is_title(e.text))
+            for e in answer
+        )
+
+    return [e for e in answer if not ((is_heading(e.text) or is_title(e.text)) and bare(e))]
 
 
 def _met_in_passing(

@@ -768,6 +768,13 @@ def is_label(unit: str) -> bool:
     return bool(LABEL.match(unit) or CAPTION.match(unit))
 
 
+def is_title(unit: str) -> bool:
+    """Whether a unit is a label that is no sentence ("**Detailed Example: Custom Store
+    Setup**", "*Server*"): it names what is under it and says nothing of its own, unlike a
+    formula or a sentence set in bold."""
+    return is_label(unit) and not unit.strip().strip("*_").rstrip().endswith((".", "!", "?"))
+
+
 def emphasised(unit: str) -> bool:
     """Whether most of a unit is in bold: the author's own mark of a key statement."""
     return sum(len(span) for span in BOLD.findall(unit)) >= len(unit) / 2

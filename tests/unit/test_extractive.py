@@ -1273,6 +1273,16 @@ def test_a_list_items_example_in_captioned_tabs_comes_with_the_item():
     assert '{ "strictProofing": true }' in said
 
 
+def test_a_heading_over_a_sentence_another_source_already_said_is_left_out():
+    sources = [
+        "Proof the dough for an hour before baking. Warm kitchens need less time.",
+        "### Proofing\n\nProof the dough for an hour before baking.",
+    ]
+    said = answer("How long do I proof the dough before baking?", sources, ["Bread", "Notes"])
+    assert said.count("Proof the dough for an hour") == 1
+    assert "**Proofing**" not in said
+
+
 def test_a_bold_formula_brings_its_legend_after_a_lead_in():
     text = (
         "The proof time follows the starter's strength:\n\n"
