@@ -66,7 +66,12 @@ from agent.prompts import as_data, refusal
 from agent.resources import current_resources
 from agent.retrieval.named_pages import with_named_pages
 from agent.retrieval.search import SearchFilters
-from agent.retrieval.sources import candidate_from, expand_fragments, number_sources
+from agent.retrieval.sources import (
+    candidate_from,
+    expand_fragments,
+    follow_signposts,
+    number_sources,
+)
 from agent.retrieval.vocabulary import Vocabulary, book_vocabulary
 from agent.state import AfterGrade, Candidate, InputState, Route, Source, State
 from core.safety import link_policy
@@ -291,10 +296,14 @@ async def grade(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     )
     if kept is None:  # off-book: rewording cannot help
         return {"documents": [], "refusal_reason": "off_book", **changes}
-    documents = await asyncio.to_thread(
-        expand_fragments, kept[: answer_sources(question, ctx)], index
-    )
+    documents = await asyncio.to_thread(_readable, kept[: answer_sources(question, ctx)], index)
     return {"documents": documents, **changes}
+
+
+def _readable(documents: list[Candidate], index: BookIndex) -> list[Candidate]:
+    """The kept chunks as an answer reads them: a signpost as the section it points to, a part
+    of a split section with its neighbouring parts. Reads the index: call it off the loop."""
+    return expand_fragments(follow_signposts(documents, index), index)
 
 
 def answer_sources(question: str, ctx: Context) -> int:

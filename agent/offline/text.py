@@ -759,6 +759,32 @@ def points_only(text: str) -> bool:
     )
 
 
+BOOK_LINK = re.compile(r"\]\((?!\w+:|/|#)(?P<path>[^)\s#]+\.mdx?)(?:#(?P<anchor>[^)\s]+))?\)")
+"""A link to another page of the book by its file (`](../api/store.md#subscribe)`)."""
+ANY_LINK = re.compile(r"\]\([^)\s]+\)")
+POINTING = re.compile(
+    r"\b(?:see|refer to|can be found|check out|read (?:more|about)|documented|described|"
+    r"explained|covered|more here|for (?:more|details))\b",
+    re.I,
+)
+"""Words by which a sentence sends the reader elsewhere."""
+SIGNPOST_UNITS = 2
+
+
+def signpost_link(text: str) -> tuple[str, str] | None:
+    """The page file and anchor a section sends the reader to when that is all it does: at
+    most `SIGNPOST_UNITS` sentences besides its headings, each holding a link, one of them
+    pointing ("See [TypeScript Usage](MockFunctionAPI.md#jestmockedsource) chapter of Mock
+    Functions page for documentation.") to another page of the book. None otherwise."""
+    said = [u.text for u in parse_units(text) if not is_heading(u.text)]
+    if not 0 < len(said) <= SIGNPOST_UNITS or not all(ANY_LINK.search(u) for u in said):
+        return None
+    if not any(POINTING.search(u) for u in said):
+        return None
+    link = next((m for u in said if (m := BOOK_LINK.search(u))), None)
+    return (link["path"], link["anchor"] or "") if link else None
+
+
 def is_label(unit: str) -> bool:
     """Whether a unit is only a bold label ("**Performance-Guided Randomization**", a formula
     such as "**t = k / s**") or an italic caption (`CAPTION`): a heading in all but markup for

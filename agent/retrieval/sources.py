@@ -1,11 +1,13 @@
 """Chunks as the graph carries them: search hits, numbered sources, whole sections."""
 
-from agent.offline.text import points_only
+import posixpath
+
+from agent.offline.text import points_only, signpost_link
 from agent.retrieval.search import SearchHit
 from agent.state import Candidate, Source
 from core.citation import citation_url
 from core.safety import escape_text
-from core.store import BookIndex
+from core.store import BookIndex, IndexedPoint, Match
 
 
 def page_names(payload: dict) -> list[str]:
@@ -97,6 +99,39 @@ def expand_fragments(documents: list[Candidate], index: BookIndex) -> list[Candi
         payload["text"] = text
         expanded.append({**document, "payload": payload})
     return expanded
+
+
+def follow_signposts(documents: list[Candidate], index: BookIndex) -> list[Candidate]:
+    """Each chunk that only sends the reader to another section of the book (`signpost_link`:
+    Jest's "`jest.Mocked<Source>`", "See TypeScript Usage chapter of Mock Functions page for
+    documentation.") replaced by the section it sends them to, which is what an answer can
+    quote and cite: the first chunk under the linked heading, or the page's first when the link
+    names no heading. A link the index cannot resolve, or to a section already among
+    `documents`, leaves the chunk as it is."""
+    followed: list[Candidate] = []
+    seen = {document["id"] for document in documents}
+    for document in documents:
+        target = _signposted(document["payload"], index)
+        if target is None or target.id in seen:
+            followed.append(document)
+            continue
+        seen.add(target.id)
+        followed.append({**document, "id": target.id, "payload": target.payload})
+    return followed
+
+
+def _signposted(payload: dict, index: BookIndex) -> IndexedPoint | None:
+    """The first chunk of the section a signpost chunk links to, if the book has it."""
+    link = signpost_link(payload.get("text", ""))
+    if link is None:
+        return None
+    path, anchor = link
+    page = posixpath.normpath(posixpath.join(posixpath.dirname(payload["file_path"]), path))
+    conditions = [Match("book_id", payload["book_id"]), Match("file_path", page)]
+    if anchor:
+        conditions.append(Match("anchor", anchor))
+    chunks = sorted(index.points(conditions), key=lambda p: p.payload.get("chunk_index", 0))
+    return chunks[0] if chunks else None
 
 
 def _same_section_before(part: dict, index: BookIndex) -> dict | None:

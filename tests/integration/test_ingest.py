@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.retrieval.sources import expand_fragments
+from agent.retrieval.sources import expand_fragments, follow_signposts
 from core.embeddings import make_embedding_model
 from core.store import BookIndex, open_index
 from ingest.recorded import run_ingest
@@ -189,3 +189,28 @@ def test_a_part_that_only_points_elsewhere_is_read_with_its_sections_answer(
     (expanded,) = expand_fragments([last], index_of(settings))
     assert expanded["payload"]["text"].startswith(parts[0]["text"].split("\n")[0])
     assert answer in expanded["payload"]["text"]
+
+
+def test_a_section_that_only_points_to_another_is_read_as_that_section(make_settings, sample_docs):
+    (sample_docs / "guides").mkdir()
+    (sample_docs / "guides" / "proofing.md").write_text(
+        "# Proofing\n\n## Cold Proofing {#cold}\n\n"
+        "Rest the shaped dough in the fridge overnight; it develops more flavour.\n\n"
+        "## Warm Proofing\n\nA warm cabinet doubles the dough in an hour.\n"
+    )
+    (sample_docs / "bread.md").write_text(
+        "# Bread\n\n## Overnight Dough\n\n"
+        "See [cold proofing](guides/proofing.md#cold) in the proofing guide for the details.\n\n"
+        "## Unknown Target\n\nSee [the oven guide](guides/oven.md) for that.\n"
+    )
+    settings = make_settings()
+    run_ingest(settings)
+    payloads = {(p["file_path"], p["heading"]): p for p in all_payloads(settings)}
+    signpost = payloads["bread.md", "Overnight Dough"]
+    unresolved = payloads["bread.md", "Unknown Target"]
+    documents = [{"id": p["id"], "payload": p} for p in (signpost, unresolved)]
+    followed, kept = follow_signposts(documents, index_of(settings))
+    assert followed["payload"]["heading"] == "Cold Proofing"
+    assert followed["id"] == payloads["guides/proofing.md", "Cold Proofing"]["id"]
+    assert "fridge overnight" in followed["payload"]["text"]
+    assert kept["payload"]["heading"] == "Unknown Target"  # a link the book cannot resolve

@@ -41,6 +41,7 @@ from agent.offline.text import (
     is_shell_block,
     names_in_code,
     says_command,
+    signpost_link,
     speaks_of_trouble,
     split_units,
     states_amount,
@@ -624,3 +625,17 @@ def test_a_reported_failure_names_what_goes_wrong():
     assert failure_words("colcon build fails, what do I do?") == terms("fail")
     assert not failure_words("How do I build the workspace?")
     assert failing_subject("Is the plugin upgrade broken?") == terms("plugin upgrade")
+
+
+def test_a_section_that_only_points_elsewhere_names_the_page_it_points_to():
+    pointing = "See [Mocked types](MockFunctionAPI.md#jestmockedsource) chapter for documentation."
+    assert signpost_link(pointing) == ("MockFunctionAPI.md", "jestmockedsource")
+    assert signpost_link("### Usage\n\nA guide can be found [here](./typing.md).") == (
+        "./typing.md",
+        "",
+    )
+    assert signpost_link("See [Help](/help).") is None  # a route, not a page file
+    assert signpost_link("Check out the [repo](https://example.com/r).") is None  # off-site
+    teaches = "Use [`--check`](cli.md#check) in CI. It exits with 1. See [CI](ci.md) too."
+    assert signpost_link(teaches) is None  # it says something itself
+    assert signpost_link("The [store](store.md) holds the state.") is None  # points nowhere
