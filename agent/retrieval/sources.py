@@ -123,10 +123,11 @@ def follow_signposts(documents: list[Candidate], index: BookIndex) -> list[Candi
 def _signposted(payload: dict, index: BookIndex) -> IndexedPoint | None:
     """The first chunk of the section a signpost chunk links to, if the book has it."""
     link = signpost_link(payload.get("text", ""))
-    if link is None:
+    if link is None or not payload.get("book_id"):
         return None
     path, anchor = link
-    page = posixpath.normpath(posixpath.join(posixpath.dirname(payload["file_path"]), path))
+    here = posixpath.dirname(payload.get("file_path", ""))
+    page = posixpath.normpath(posixpath.join(here, path))
     conditions = [Match("book_id", payload["book_id"]), Match("file_path", page)]
     if anchor:
         conditions.append(Match("anchor", anchor))
