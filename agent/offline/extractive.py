@@ -380,9 +380,14 @@ def select_excerpts(
     in_order = sorted(
         with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
     )
+    tables: list[frozenset[int]] = []
     for excerpt in in_order:
         if is_block(excerpt.text):
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
+        if is_table(excerpt.text):
+            if any(terms(excerpt.text) <= said for said in tables):
+                continue  # another page's copy of a table already quoted (a cheatsheet's)
+            tables.append(terms(excerpt.text))
         unique.setdefault(_said(excerpt.text), excerpt)  # split sections overlap: say once
     answer = _without_bare_headings(list(unique.values()))
     if prerequisite:

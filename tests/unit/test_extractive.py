@@ -1283,6 +1283,18 @@ def test_a_heading_over_a_sentence_another_source_already_said_is_left_out():
     assert "**Proofing**" not in said
 
 
+def test_a_table_another_source_already_gave_is_not_quoted_again():
+    sources = [
+        "Each oven setting suits one bake:\n\n| Setting | Heat | Use |\n| --- | --- | --- |\n"
+        "| Steam | 230 °C | crusty bread |\n| Convection | 180 °C | pastries |\n",
+        "### Oven settings\n\n| Setting | Use |\n| --- | --- |\n| **Steam** | crusty bread |\n"
+        "| **Convection** | pastries |\n",
+    ]
+    said = answer("Steam or convection for crusty bread?", sources, ["Ovens", "Cheatsheet"])
+    assert "| Steam | 230 °C | crusty bread |" in said
+    assert "**Steam**" not in said and "[2]" not in said
+
+
 def test_a_bold_formula_brings_its_legend_after_a_lead_in():
     text = (
         "The proof time follows the starter's strength:\n\n"
