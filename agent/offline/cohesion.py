@@ -176,10 +176,11 @@ def _without_dangling_lead_ins(picked: set[P], by_position: dict[tuple[int, int]
     order:" cannot end an answer), or is not what was picked ("…as an optimization
     problem:" above the second of the planners it lists). A lead-in whose next unit is left
     out goes too ("…as a domain adaptation problem:" above "Given:"). So does a title (a
-    label that is no sentence) over a next unit of its chunk that is not picked: a title over
-    nothing ("**Detailed Explanation: FSAs and Errors**" once the quote under it is left out)
-    says nothing, while a formula or a bold sentence that ends its chunk still says
-    something. All of `picked` when nothing else is left."""
+    label that is no sentence, `is_title`) over a next unit of its chunk that is not picked: a
+    title over nothing ("**Detailed Explanation: FSAs and Errors**" once the quote under it is
+    left out) says nothing, while a bold sentence, or a title that ends its chunk (a formula
+    whose legend is not in it), still says something. All of `picked` when nothing else is
+    left."""
     kept = set(picked)
     while True:
         places = {(p.document, p.position) for p in kept}

@@ -769,6 +769,7 @@ POINTING = re.compile(
 )
 """Words by which a sentence sends the reader elsewhere."""
 SIGNPOST_UNITS = 2
+"""At most this many sentences (headings aside) make a section that only points elsewhere."""
 
 
 def signpost_link(text: str) -> tuple[str, str] | None:
@@ -796,8 +797,8 @@ def is_label(unit: str) -> bool:
 
 def is_title(unit: str) -> bool:
     """Whether a unit is a label that is no sentence ("**Detailed Example: Custom Store
-    Setup**", "*Server*"): it names what is under it and says nothing of its own, unlike a
-    formula or a sentence set in bold."""
+    Setup**", "*Server*", a formula): it heads what is under it, unlike a sentence set in
+    bold, which says something of its own."""
     return is_label(unit) and not unit.strip().strip("*_").rstrip().endswith((".", "!", "?"))
 
 
