@@ -385,9 +385,10 @@ def select_excerpts(
         if is_block(excerpt.text):
             excerpt = replace(excerpt, text=answering_rows(excerpt.text, wanted))
         if is_table(excerpt.text):
-            if any(terms(excerpt.text) <= said for said in tables):
+            table = terms(excerpt.text)
+            if any(table <= said for said in tables):
                 continue  # another page's copy of a table already quoted (a cheatsheet's)
-            tables.append(terms(excerpt.text))
+            tables.append(table)
         unique.setdefault(_said(excerpt.text), excerpt)  # split sections overlap: say once
     answer = _without_bare_headings(list(unique.values()))
     if prerequisite:
@@ -414,15 +415,16 @@ def _without_bare_headings(answer: list[Excerpt]) -> list[Excerpt]:
     "TypeScript" section of its v29 migration notes, whose note on importing the Jest APIs is
     the Globals page's, word for word)."""
 
+    def heads(excerpt: Excerpt) -> bool:
+        return is_heading(excerpt.text) or is_title(excerpt.text)
+
     def bare(heading: Excerpt) -> bool:
         return not any(
-            e.document == heading.document
-            and e.position > heading.position
-            and not (is_heading(e.text) or is_title(e.text))
+            e.document == heading.document and e.position > heading.position and not heads(e)
             for e in answer
         )
 
-    return [e for e in answer if not ((is_heading(e.text) or is_title(e.text)) and bare(e))]
+    return [e for e in answer if not (heads(e) and bare(e))]
 
 
 def _met_in_passing(

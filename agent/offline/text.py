@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from agent.offline.irregular import base_forms
 from core.embeddings import bm25_analyzer
+from core.safety import SCHEME
 from core.structure import titles_section
 
 QUESTION_FRAMING = (
@@ -759,9 +760,10 @@ def points_only(text: str) -> bool:
     )
 
 
-BOOK_LINK = re.compile(r"\]\((?!\w+:|/|#)(?P<path>[^)\s#]+\.mdx?)(?:#(?P<anchor>[^)\s]+))?\)")
-"""A link to another page of the book by its file (`](../api/store.md#subscribe)`)."""
-ANY_LINK = re.compile(r"\]\([^)\s]+\)")
+ANY_LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
+PAGE_FILE = re.compile(r"(?P<path>[^#]+\.mdx?)(?:#(?P<anchor>.+))?")
+"""A link target that is a page of the book by its file (`../api/store.md#subscribe`), when it
+has no scheme and is not a route or an anchor of the same page."""
 POINTING = re.compile(
     r"\b(?:see|refer to|can be found|check out|read (?:more|about)|documented|described|"
     r"explained|covered|more here|for (?:more|details))\b",
@@ -782,8 +784,17 @@ def signpost_link(text: str) -> tuple[str, str] | None:
         return None
     if not any(POINTING.search(u) for u in said):
         return None
-    link = next((m for u in said if (m := BOOK_LINK.search(u))), None)
-    return (link["path"], link["anchor"] or "") if link else None
+    targets = [link["target"] for unit in said for link in ANY_LINK.finditer(unit)]
+    page = next((found for target in targets if (found := _page_file(target))), None)
+    return (page["path"], page["anchor"] or "") if page else None
+
+
+def _page_file(target: str) -> re.Match[str] | None:
+    """`target` read as a page file of the book (`PAGE_FILE`), or None: a link with a scheme
+    (`SCHEME`, as the answer's link policy reads one), a route or an anchor is no page file."""
+    if SCHEME.match(target) or target.startswith(("/", "#")):
+        return None
+    return PAGE_FILE.fullmatch(target)
 
 
 def is_label(unit: str) -> bool:
