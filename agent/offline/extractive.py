@@ -16,7 +16,8 @@ than words, and a section's first sentences say what it is about. Then each unit
 needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list whole,
 what its lead-in introduces. A structural question ("what are the learning objectives…") gets
 its section's list (of a long nested one, the top-level points), a request for code gets the
-best code block whole, a how-to question answered in prose gets the short command that follows
+best code block whole (in the language it names, if it names one: "a .prettierrc in JSON"),
+a how-to question answered in prose gets the short command that follows
 the explanation, and a question that asks why gets a sentence that gives a reason. The source
 whose heading names the question (or each of its parts) speaks. A unit the author set in bold
 counts more: it states a key point. A list under a "See also", "Further information" or "Table
@@ -62,6 +63,7 @@ from agent.offline.text import (
     asks_name,
     asks_requirement,
     asks_why,
+    block_language,
     defined_subject,
     defined_thing,
     defines,
@@ -80,6 +82,7 @@ from agent.offline.text import (
     is_shell_block,
     is_table,
     is_title,
+    named_languages,
     names_code,
     names_in_code,
     negated,
@@ -564,7 +567,10 @@ def _prerequisite(
 
 
 def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
-    """The best-ranked source's best code block with its best sentences, for a code request."""
+    """The best-ranked source's best code block with its best sentences, for a code request;
+    of the blocks in the language the question names, when a source holds one (Prettier's
+    "Show me a .prettierrc in JSON…" ranks its rationale's JavaScript about semicolons first
+    and the configuration page's JSON second)."""
     if not asks_for_code(question):
         return []
     code = [e for e in excerpts if is_code(e.text) and e.document < CODE_DOCUMENTS]
@@ -574,6 +580,8 @@ def _code(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
         code = shell or [e for e in near if says_command(e.text)] or code
     if not code:
         return []
+    languages = named_languages(question)
+    code = [e for e in code if block_language(e.text) in languages] or code
     best = min(code, key=lambda e: (e.document, -e.score))  # rank beats a block's word overlap
     prose = [e for e in excerpts if not is_code(e.text)]
     lead = _best(e for e in prose if e.document == best.document)

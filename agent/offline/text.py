@@ -839,6 +839,44 @@ def asks_command_line(question: str) -> bool:
     return asks_how_to(asking) and bool(COMMAND_LINE_ASKED.search(asking))
 
 
+CODE_LANGUAGES = {
+    "json": ("json", "jsonc", "json5"),
+    "yaml": ("yaml", "yml"),
+    "toml": ("toml",),
+    "javascript": ("js", "javascript", "jsx", "mjs", "cjs"),
+    "typescript": ("ts", "typescript", "tsx", "mts", "cts"),
+    "python": ("python", "py"),
+    "html": ("html",),
+    "css": ("css",),
+    "xml": ("xml",),
+}
+"""Languages a reader names ("in JSON", "a lefthook.yml"), each with the fence info strings
+a code block in it opens with."""
+_LANGUAGE_OF_SPELLING = {
+    spelling: language
+    for language, spellings in CODE_LANGUAGES.items()
+    for spelling in (language, *spellings)
+}
+NAMED_LANGUAGE = re.compile(
+    rf"\b({'|'.join(sorted(_LANGUAGE_OF_SPELLING, key=len, reverse=True))})\b",
+    re.IGNORECASE,
+)
+BLOCK_LANGUAGE = re.compile(rf"{FENCE.pattern}\s*([\w+-]+)")
+
+
+def named_languages(question: str) -> frozenset[str]:
+    """The code languages a question names, by name or by a file's extension ("Show me a
+    .prettierrc in JSON", "a lefthook.yml", "my babel.config.js")."""
+    return frozenset(_LANGUAGE_OF_SPELLING[m.lower()] for m in NAMED_LANGUAGE.findall(question))
+
+
+def block_language(unit: str) -> str | None:
+    """The language a code block is written in, by its fence's info string (None: unnamed,
+    or one `CODE_LANGUAGES` does not know)."""
+    found = BLOCK_LANGUAGE.match(unit.lstrip())
+    return _LANGUAGE_OF_SPELLING.get(found.group(2).lower()) if found else None
+
+
 def is_shell_block(unit: str) -> bool:
     """Whether a unit is a code block in a shell's language (```bash, ```console)."""
     return bool(SHELL_BLOCK.match(unit.lstrip()))

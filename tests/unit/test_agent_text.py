@@ -29,6 +29,7 @@ from agent.offline.text import (
     asks_for_code,
     asks_name,
     asks_why,
+    block_language,
     command_terms,
     defined_subject,
     defines,
@@ -39,6 +40,7 @@ from agent.offline.text import (
     gives_reason,
     is_heading,
     is_shell_block,
+    named_languages,
     names_in_code,
     says_command,
     signpost_link,
@@ -639,3 +641,13 @@ def test_a_section_that_only_points_elsewhere_names_the_page_it_points_to():
     teaches = "Use [`--check`](cli.md#check) in CI. It exits with 1. See [CI](ci.md) too."
     assert signpost_link(teaches) is None  # it says something itself
     assert signpost_link("The [store](store.md) holds the state.") is None  # points nowhere
+
+
+def test_a_question_names_code_languages_by_name_or_by_a_files_extension():
+    assert named_languages("Show me a .prettierrc in JSON") == {"json"}
+    assert named_languages("Give me a lefthook.yml that runs on commit") == {"yaml"}
+    assert named_languages("What goes in my babel.config.js?") == {"javascript"}
+    assert named_languages("How do I bake sourdough?") == frozenset()
+    assert block_language('```json title="oven.json"\n{}\n```') == "json"
+    assert block_language("```tsx\nconst x = 1;\n```") == "typescript"
+    assert block_language("```\nplain\n```") is None

@@ -1430,3 +1430,20 @@ def test_a_command_line_how_to_gets_the_command_before_any_program():
     assert "oven.bake(" not in said
     # asked for code in general, the program comes first, as before
     assert "oven.bake(" in answer("Show me the code to bake a loaf", [text], ["Baking"])
+
+
+def test_a_request_for_code_in_a_named_language_gets_a_block_in_that_language():
+    sources = [
+        "Steam keeps the crust thin. Consider this oven program:\n\n"
+        "```js\noven.start({ steam: true, minutes: 40 });\n```",
+        "An oven reads its settings from a file next to the recipe.\n\n"
+        '```json\n{\n  "steam": true,\n  "minutes": 40\n}\n```',
+    ]
+    headings = ["Steam", "Oven settings"]
+    said = answer("Show me the oven settings in JSON for a steamed loaf.", sources, headings)
+    assert '"minutes": 40' in said
+    # a file's extension names its language too
+    assert '"minutes": 40' in answer("Show me an oven.json for steam.", sources, headings)
+    # naming no language, the best-ranked source's block is the answer
+    unnamed = answer("Show me the oven settings for a steamed loaf.", sources, headings)
+    assert "oven.start" in unnamed and '"minutes": 40' not in unnamed
