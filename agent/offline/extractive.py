@@ -18,7 +18,9 @@ what its lead-in introduces. A structural question ("what are the learning objec
 its section's list (of a long nested one, the top-level points), a request for code gets the
 best code block whole (in the language it names, if it names one: "a .prettierrc in JSON"),
 a how-to question answered in prose gets the short command that follows
-the explanation, and a question that asks why gets a sentence that gives a reason. The source
+the explanation, and a question that asks why gets a sentence that gives a reason. A sentence
+that tells of something failing brings the next one of its paragraph, where books say what to
+do about it. The source
 whose heading names the question (or each of its parts) speaks. A unit the author set in bold
 counts more: it states a key point. A list under a "See also", "Further information" or "Table
 of Contents" heading (inside the source, or heading it) is links to elsewhere, not an answer,
@@ -92,6 +94,7 @@ from agent.offline.text import (
     states_amount,
     structural_intent,
     taught_elsewhere,
+    tells_failure,
     terms,
     topic_terms,
 )
@@ -378,6 +381,7 @@ def select_excerpts(
             chosen += _names(question, chosen, excerpts)
         if negated(question):
             chosen += _failure(chosen, excerpts)
+        chosen += _remedies(chosen, excerpts)
     leading = _opening_source(chosen, subject)
     unique: dict[str, Excerpt] = {}
     in_order = sorted(
@@ -794,6 +798,28 @@ def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
     describe the thing working ("the subscriber prints what it receives")."""
     pool = [e for e in excerpts if e.coverage >= FAILURE_COVERAGE and not is_code(e.text)]
     return _first_stating(chosen, pool, negated)
+
+
+def _remedies(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
+    """The sentence after each chosen one that speaks of something going wrong, in its
+    paragraph: a book states a problem, then what to do about it ("…the URL can become too
+    large causing HTTP errors like `414 URI Too Long`." then "The `maxURLLength` option will
+    limit the number of requests that can be sent together in a batch.")."""
+    by_place = {(e.document, e.position): e for e in excerpts}
+
+    def remedy(excerpt: Excerpt) -> Excerpt | None:
+        after = by_place.get((excerpt.document, excerpt.position + 1))
+        if after is None or after.group != excerpt.group or after in chosen:
+            return None
+        if is_block(after.text) or is_list_item(after.text):
+            return None
+        shown = by_place.get((after.document, after.position + 1))
+        if ends_in_colon(after.text) and not (shown and is_block(shown.text)):
+            return None  # "For example:" over an example the chunk lost
+        return after
+
+    found = (remedy(e) for e in chosen if tells_failure(e.text))
+    return [after for after in found if after is not None]
 
 
 def _first_stating(

@@ -532,6 +532,13 @@ def failing_subject(question: str) -> frozenset[int]:
     return topic_terms(FAILURE_REPORTED.sub(" ", reported))
 
 
+def tells_failure(sentence: str) -> bool:
+    """Whether a sentence tells of something failing, in the words a reader would report it
+    with ("…causing HTTP errors like `414 URI Too Long`", "the build fails"), not only of
+    problems or fixes in general."""
+    return bool(FAILURE_REPORTED.search(INLINE_CODE.sub(" ", sentence)))
+
+
 def failure_words(question: str) -> frozenset[int]:
     """The terms of the words with which the reader reports a failure ("fails", "error"): a
     sentence that shares only these with the question speaks of another thing going wrong

@@ -1447,3 +1447,16 @@ def test_a_request_for_code_in_a_named_language_gets_a_block_in_that_language():
     # naming no language, the best-ranked source's block is the answer
     unnamed = answer("Show me the oven settings for a steamed loaf.", sources, headings)
     assert "oven.start" in unnamed and '"minutes": 40' not in unnamed
+
+
+def test_a_sentence_telling_of_a_failure_brings_the_remedy_after_it():
+    text = (
+        "A crowded oven holds too much steam, so loaves fail to rise evenly. Bake at most six "
+        "at a time and leave a hand's width between them.\n\n"
+        "Rye flour is sold in sacks of twenty kilograms."
+    )
+    said = answer("Why do my loaves fail to rise evenly in a crowded oven?", [text], ["Ovens"])
+    assert "Bake at most six" in said and "sacks" not in said
+    # a sentence that tells of no failure does not bring the next one
+    calm = text.replace("so loaves fail to rise evenly", "so loaves rise slowly")
+    assert "Bake at most six" not in answer("Why do loaves rise slowly?", [calm], ["Ovens"])
