@@ -154,6 +154,12 @@ DEFINITION_ASKED = (
         re.IGNORECASE,
     ),
     re.compile(
+        r"^\s*what\s+(?:does|do)\s+(?:an?\s+|the\s+)?(?P<subject>[^?]+?)\s+"
+        r"(?:actually\s+|really\s+|exactly\s+)?do(?:\s+(?:with|to|for|in)\b[^?]*"
+        r"|,?\s+and\s+(?:how|what|why|where|which|is|are|does|do|can|should)\b[^?]*)?\s*\??\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
         r"^\s*(?P<subject>[^?,:;]+?)\s*(?:[-:,\u2013\u2014]+\s*|\s)what(?:'s|s|\s+is|\s+are)\s+"
         r"(?:that|it|this|those|these|they)\b[^?]*\??\s*$",
         re.IGNORECASE,
@@ -578,7 +584,8 @@ def gives_advice(sentence: str) -> bool:
 
 def defined_thing(question: str) -> str:
     """The thing a question asks to be defined, as the reader writes it ("What is a ROS 2
-    node?": "ROS 2 node"), or "" when it asks something else. The words after "in", "of"…
+    node?": "ROS 2 node"; "What does the ROS Gazebo bridge do?", which asks what it is for:
+    "ROS Gazebo bridge"), or "" when it asks something else. The words after "in", "of"…
     narrow the question ("What is a reducer in Redux terms?"), not the thing defined, and a
     second ask after "and" ("What is X and how does it differ from Y?") is another part."""
     words = _defined_words(question)

@@ -516,3 +516,11 @@ async def test_a_reader_asking_how_to_drive_forward_is_told_which_velocity_to_se
     assert not result.get("refusal_reason")
     assert result["sources"][0]["heading"] == "Driving the Robot"
     assert "`linear.x` is the forward speed" in result["answer"]
+
+
+async def test_a_reader_asking_what_a_tool_does_is_told_what_it_does(book):
+    """ "What does X do?" asks for what X is for: the answer opens on the sentence that says
+    it, not on the section that debugs X."""
+    result = await ask(book, "what does the ros gazebo bridge do?")
+    assert result["sources"][0]["heading"] == "Two Transport Layers"
+    assert "package translates between the two" in result["answer"]

@@ -32,6 +32,7 @@ from agent.offline.text import (
     block_language,
     command_terms,
     defined_subject,
+    defined_thing,
     defines,
     emphasised,
     failing_subject,
@@ -651,3 +652,20 @@ def test_a_question_names_code_languages_by_name_or_by_a_files_extension():
     assert block_language('```json title="oven.json"\n{}\n```') == "json"
     assert block_language("```tsx\nconst x = 1;\n```") == "typescript"
     assert block_language("```\nplain\n```") is None
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [
+        ("What is a proofer?", "proofer"),
+        # what a thing does is what it is for...
+        ("What does the proofing cabinet do?", "proofing cabinet"),
+        ("What does a proofer actually do with the dough?", "proofer"),
+        ("what does the proofer do and how do I clean it?", "proofer"),
+        # ...but not what it does in a situation, nor what the reader should do
+        ("What does the proofer do when it is full?", ""),
+        ("What do I do now?", ""),
+    ],
+)
+def test_a_question_asks_what_a_thing_is_or_what_it_does(question, thing):
+    assert defined_thing(question) == thing
