@@ -20,7 +20,8 @@ best code block whole (in the language it names, if it names one: "a .prettierrc
 a how-to question answered in prose gets the short command that follows
 the explanation, and a question that asks why gets a sentence that gives a reason. A sentence
 that tells of something failing brings the next one of its paragraph, where books say what to
-do about it. The source
+do about it, and a reader who reports a failure is answered first by the source that speaks
+of it going wrong. The source
 whose heading names the question (or each of its parts) speaks. A unit the author set in bold
 counts more: it states a key point. A list under a "See also", "Further information" or "Table
 of Contents" heading (inside the source, or heading it) is links to elsewhere, not an answer,
@@ -382,7 +383,7 @@ def select_excerpts(
         if negated(question):
             chosen += _failure(chosen, excerpts)
         chosen += _remedies(chosen, excerpts)
-    leading = _opening_source(chosen, subject)
+    leading = _opening_source(chosen, subject, failing_subject(question))
     unique: dict[str, Excerpt] = {}
     in_order = sorted(
         with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
@@ -781,13 +782,24 @@ def _definition(
     return stated or _first_stating(chosen, [e for e in excerpts if e.coverage > 0], says_what)
 
 
-def _opening_source(chosen: list[Excerpt], subject: frozenset[int]) -> int:
+def _opening_source(chosen: list[Excerpt], subject: frozenset[int], failing: frozenset[int]) -> int:
     """The source an answer opens with: the best-ranked one, but for a question that asks what
     `subject` is, when that source does not say it, the best-ranked one that does (what the
-    thing is, before what else is said of it)."""
+    thing is, before what else is said of it); and for a reader who reports that `failing`
+    goes wrong, when that source does not speak of it going wrong, the best-ranked one that
+    does ("why is my subscriber not receiving messages?": the QoS section's "A subscriber
+    that asks for `RELIABLE` delivery will not receive anything…", before the lesson's
+    publisher and subscriber program, which shows them working)."""
     best = _best_source(chosen)
     defining = {e.document for e in chosen if defines(e.text, subject)}
-    return best if not defining or best in defining else min(defining)
+    if defining:
+        return best if best in defining else min(defining)
+    troubled = {
+        e.document
+        for e in chosen
+        if (speaks_of_trouble(e.text) or negated(e.text)) and failing & terms(e.text)
+    }
+    return best if not troubled or best in troubled else min(troubled)
 
 
 def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:

@@ -91,12 +91,14 @@ FAILURE_REPORTED = re.compile(
     r"\b(?:(?<!\bto )fail(?:s|ed|ing)?(?!\s+(?:if|when|whenever|on|unless)\b)"
     r"|errors?|crash(?:es|ed|ing)?|broken(?!\s+(?:up|into|onto|down|across|out|over)\b)"
     r"|hangs|freezes"
-    r"|(?:does|do|did|is|are|wo|can)(?:n't| not) (?:work|start|run|build|compile|load|connect)\w*"
-    r"|not (?:working|starting|running|building|loading|connecting))\b",
+    r"|(?:does|do|did|is|are|wo|can)(?:n't| not) (?:work|start|run|build|compile|load|connect"
+    r"|receiv|arriv|updat|re-?render|fir|trigger|respond)\w*"
+    r"|not (?:working|starting|running|building|loading|connecting|receiving|arriving|updating"
+    r"|re-?rendering|firing|triggering|responding))\b",
     re.I,
 )
 """Words with which a reader reports that something goes wrong ("colcon build fails", "my
-node doesn't start"); not a failure they want ("I want CI to fail on unformatted code", "make
+node doesn't start", "my subscriber is not receiving messages"); not a failure they want ("I want CI to fail on unformatted code", "make
 the build fail if…"), nor a string "broken up" into lines."""
 TROUBLE = re.compile(
     r"\b(?:fail\w*|errors?|crash\w*|problems?|troubleshoot\w*|fix\w*|warn\w*|exceptions?"

@@ -524,3 +524,11 @@ async def test_a_reader_asking_what_a_tool_does_is_told_what_it_does(book):
     result = await ask(book, "what does the ros gazebo bridge do?")
     assert result["sources"][0]["heading"] == "Two Transport Layers"
     assert "package translates between the two" in result["answer"]
+
+
+async def test_a_reader_whose_subscriber_receives_nothing_is_told_when_that_happens(book):
+    """The QoS section says when a subscriber receives nothing; it opens the answer, before the
+    lesson's program that shows a subscriber working."""
+    result = await ask(book, "why is my subscriber not receiving messages?")
+    assert result["sources"][0]["heading"] == "Quality of Service"
+    assert result["answer"].startswith("Every publisher and subscriber has a **Quality of")

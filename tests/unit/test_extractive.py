@@ -1460,3 +1460,18 @@ def test_a_sentence_telling_of_a_failure_brings_the_remedy_after_it():
     # a sentence that tells of no failure does not bring the next one
     calm = text.replace("so loaves fail to rise evenly", "so loaves rise slowly")
     assert "Bake at most six" not in answer("Why do loaves rise slowly?", [calm], ["Ovens"])
+
+
+def test_a_reported_failure_is_answered_first_by_the_source_that_says_when_it_happens():
+    sources = [
+        "The order screen below lists each bread order as it arrives from the counter.\n\n"
+        "```python\nscreen.show(orders, refresh_seconds=5)\n```",
+        "An order screen that lost its connection will not update: the counter keeps taking "
+        "orders it never sees. Reconnect it from the settings page.",
+    ]
+    headings = ["The order screen", "Connection"]
+    said = answer("Why is the order screen not updating?", sources, headings)
+    assert said.index("will not update") < said.index("lists each bread order")
+    # asked how it works, the best-ranked source speaks first
+    said = answer("How does the order screen list the orders?", sources, headings)
+    assert said.startswith("The order screen below lists")
