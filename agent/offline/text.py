@@ -98,8 +98,9 @@ FAILURE_REPORTED = re.compile(
     re.I,
 )
 """Words with which a reader reports that something goes wrong ("colcon build fails", "my
-node doesn't start", "my subscriber is not receiving messages"); not a failure they want ("I want CI to fail on unformatted code", "make
-the build fail if…"), nor a string "broken up" into lines."""
+node doesn't start", "my subscriber is not receiving messages"); not a failure they want ("I
+want CI to fail on unformatted code", "make the build fail if…"), nor a string "broken up"
+into lines."""
 TROUBLE = re.compile(
     r"\b(?:fail\w*|errors?|crash\w*|problems?|troubleshoot\w*|fix\w*|warn\w*|exceptions?"
     r"|issues?|mistakes?|wrong|debug\w*|symptoms?|broken|pitfalls?)\b",
