@@ -4,37 +4,35 @@ Each graded chunk is cut into units (sentences, list items, headings, tables, co
 remember their paragraph or list. A unit's relevance is the share of the question's topic terms
 it holds, each term weighted by how rare it is among the first four sources' units (a word on
 every line, such as the book's subject, tells the units apart least), with some credit for the
-headings above it. The best chunk's most relevant units speak first (the reranker's first
-choice always contributes), another chunk adds a unit only when that unit is relevant on its
-own and brings a topic term the answer lacks (or, when the best chunk answers only weakly,
-holds two of the question's topic terms or all it asks about: one shared word is often a
-homonym). A long question (a scene and several asks: more topic terms than
-`TYPICAL_TOPIC_TERMS`) gets more units of each source, and another source's unit speaks at a
-lower share of its topic. When the best chunk's units share few of the question's words (a
-reader's own words for the book's terms), its opening comes too: the reranker chose it on more
-than words, and a section's first sentences say what it is about. Then each unit gets what it
-needs to be read (`cohesion`): the sentence its "it" points back to, its numbered list whole,
-what its lead-in introduces. A structural question ("what are the learning objectives…") gets
-its section's list (of a long nested one, the top-level points), a request for code gets the
-best code block whole (in the language it names, if it names one: "a .prettierrc in JSON"),
-a how-to question answered in prose gets the short command that follows
-the explanation, and a question that asks why gets a sentence that gives a reason. A sentence
-that tells of something failing brings the next one of its paragraph, where books say what to
-do about it, and a reader who reports a failure is answered first by the source that speaks
-of it going wrong. The source
-whose heading names the question (or each of its parts) speaks. A unit the author set in bold
-counts more: it states a key point. A list under a "See also", "Further information" or "Table
-of Contents" heading (inside the source, or heading it) is links to elsewhere, not an answer,
-and is never chosen; nor is a list of links offered as further reading ("For more…, see:"). The
-same code shown in two language tabs is said once. A structural section (objectives, a summary,
-exercises, prerequisites) speaks for a question that does not ask for one only when no source
-that teaches can. A source whose section is named after a code name (an option, a flag, an API)
-opens with that name, which the chunk's text leaves out. A question that asks how long or how
-many gets a sentence that states the amount. When no unit holds the question's main topic, or
-the reader reports a failure that nothing quoted speaks of, the answer says the book only
-touches it before giving the closest material. When a how-to question
-is best met by a section listing what the reader should have done before starting, the answer
-says the book assumes that step and quotes only that section."""
+headings above it. The best chunk's most relevant units speak first (the reranker's first choice
+always contributes), another chunk adds a unit only when that unit is relevant on its own and
+brings a topic term the answer lacks (or, when the best chunk answers only weakly, holds two of
+the question's topic terms or all it asks about: one shared word is often a homonym). A long
+question (a scene and several asks: more topic terms than `TYPICAL_TOPIC_TERMS`) gets more units
+of each source, and another source's unit speaks at a lower share of its topic. When the best
+chunk's units share few of the question's words (a reader's own words for the book's terms), its
+opening comes too: the reranker chose it on more than words, and a section's first sentences say
+what it is about. Then each unit gets what it needs to be read (`cohesion`): the sentence its
+"it" points back to, its numbered list whole, what its lead-in introduces. A structural question
+("what are the learning objectives…") gets its section's list (of a long nested one, the top-
+level points), a request for code gets the best code block whole (in the language it names, if
+it names one: "a .prettierrc in JSON"), a how-to question answered in prose gets the short
+command that follows the explanation, and a question that asks why gets a sentence that gives a
+reason. A sentence that tells of something failing brings the next one of its paragraph, where
+books say what to do about it, and a reader who reports a failure is answered first by the
+source that speaks of it going wrong. The source whose heading names the question (or each of
+its parts) speaks. A unit the author set in bold counts more: it states a key point. A list
+under a "See also", "Further information" or "Table of Contents" heading (inside the source, or
+heading it) is links to elsewhere, not an answer, and is never chosen; nor is a list of links
+offered as further reading ("For more…, see:"). The same code shown in two language tabs is said
+once. A structural section (objectives, a summary, exercises, prerequisites) speaks for a
+question that does not ask for one only when no source that teaches can. A source whose section
+is named after a code name (an option, a flag, an API) opens with that name, which the chunk's
+text leaves out. A question that asks how long or how many gets a sentence that states the
+amount. When no unit holds the question's main topic, or the reader reports a failure that
+nothing quoted speaks of, the answer says the book only touches it before giving the closest
+material. When a how-to question is best met by a section listing what the reader should have
+done before starting, the answer says the book assumes that step and quotes only that section."""
 
 import math
 import re
@@ -813,8 +811,8 @@ def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
 
 
 def _remedies(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
-    """The sentence after each chosen one that speaks of something going wrong, in its
-    paragraph: a book states a problem, then what to do about it ("…the URL can become too
+    """The sentence after each chosen one that tells of something failing (`tells_failure`),
+    in its paragraph: a book states a problem, then what to do about it ("…the URL can become too
     large causing HTTP errors like `414 URI Too Long`." then "The `maxURLLength` option will
     limit the number of requests that can be sent together in a batch.")."""
     by_place = {(e.document, e.position): e for e in excerpts}

@@ -878,7 +878,9 @@ NAMED_LANGUAGE = re.compile(
     rf"\b({'|'.join(sorted(_LANGUAGE_OF_SPELLING, key=len, reverse=True))})\b",
     re.IGNORECASE,
 )
+"""A language's name or file extension as a word: "JSON", the "yml" of "lefthook.yml"."""
 BLOCK_LANGUAGE = re.compile(rf"{FENCE.pattern}\s*([\w+-]+)")
+"""A fence's info string, up to its first space: the `json` of ```json title="x.json"."""
 
 
 def named_languages(question: str) -> frozenset[str]:
