@@ -46,6 +46,9 @@ from agent.offline.text import (
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
 
+ALIAS = re.compile(r"(?<=[\w`*_])\s\(([^()\n]{1,40})\)")
+"""A short parenthesis right after a name: another name for it ("The `isaac_ros_visual_slam`
+package (cuVSLAM)", "Flux Standard Action (FSA)")."""
 LINK = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)|<?https?://[^\s>)]+>?")
 POSSESSIVE = re.compile(
     r"(?P<owner>(?:[A-Z][\w.+-]*\s)*[A-Z][\w.+-]*)['\u2019]s\s+(?P<feature>[\w.+-]+)"
@@ -190,11 +193,14 @@ def _explains_thing(payload: dict, thing: str) -> bool:
 def _explains(payload: dict, subject: frozenset[int], headings: str) -> bool:
     """Whether a chunk says what `subject` is: one of its `headings` names it, a sentence
     defines it, or the text sets it in bold, as books do where they introduce a term ("ROS 2
-    is built on **DDS** (Data Distribution Service), an industry middleware standard…")."""
+    is built on **DDS** (Data Distribution Service), an industry middleware standard…"), or
+    gives it as another name of what it has just named (`ALIAS`: "The `isaac_ros_visual_slam`
+    package (cuVSLAM) tracks features in stereo images…")."""
     text = payload.get("text", "")
     return (
         subject <= terms(headings)
         or any(subject <= terms(span) for span in BOLD.findall(text))
+        or any(subject == terms(alias) for alias in ALIAS.findall(text))
         or text_defines(text, subject)
     )
 

@@ -210,6 +210,12 @@ def test_asked_what_a_thing_mentioned_in_passing_is_a_chunk_must_explain_it():
     assert unexplained_subject(question, vocabulary, [headed]) == ""
     introduced = chunk("Dough rises in a **banneton** (a proofing basket), lined with flour.")
     assert unexplained_subject(question, vocabulary, [introduced]) == ""
+    # another name for what the sentence has just named says what the thing is...
+    aliased = chunk("The `proofing-basket` kit (banneton) holds the dough while it proofs.")
+    assert unexplained_subject(question, vocabulary, [aliased]) == ""
+    # ...but not a parenthesis that lists it among others
+    among = chunk("The shop sells proofing tools (banneton, couche) by the door.")
+    assert unexplained_subject(question, vocabulary, [among]) == "banneton"
     # a thing the book writes often is its own topic; other questions are not asked of it
     common = Vocabulary({**vocabulary.document_frequency, **{t: 9 for t in terms("banneton")}}, 20)
     assert unexplained_subject(question, common, [listed]) == ""
