@@ -99,6 +99,8 @@ from agent.offline.text import (
 )
 from core.structure import titles_section
 
+ARGUMENTS = re.compile(r"\([^()]*\)")
+"""An API heading's argument list: the "(value)" of "`.toEqual(value)`"."""
 CODE_FENCE_INFO = re.compile(r"^(`{3,}|~{3,})[^\n]*")
 READING_LEAD = re.compile(
     r"\bsee\b|\bread\b|\bfurther\b|\bmore (?:about|on|information|details)\b|\bresources\b"
@@ -381,7 +383,8 @@ def select_excerpts(
         if negated(question):
             chosen += _failure(chosen, excerpts)
         chosen += _remedies(chosen, excerpts)
-    leading = _opening_source(chosen, subject, failing_subject(question))
+    thing_sections = _named_after(defined_thing(question), headings) if subject else frozenset()
+    leading = _opening_source(chosen, subject, failing_subject(question), thing_sections)
     unique: dict[str, Excerpt] = {}
     in_order = sorted(
         with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
@@ -780,15 +783,33 @@ def _definition(
     return stated or _first_stating(chosen, [e for e in excerpts if e.coverage > 0], says_what)
 
 
-def _opening_source(chosen: list[Excerpt], subject: frozenset[int], failing: frozenset[int]) -> int:
+def _named_after(thing: str, headings: list[str]) -> frozenset[int]:
+    """The sources whose own heading is the `thing` a question asks about, an API's arguments
+    aside (Jest's "`.toEqual(value)`" for "what does toEqual do?")."""
+    wanted = terms(thing)
+    return frozenset(
+        document
+        for document, heading in enumerate(headings)
+        if wanted and terms(ARGUMENTS.sub(" ", heading)) == wanted
+    )
+
+
+def _opening_source(
+    chosen: list[Excerpt], subject: frozenset[int], failing: frozenset[int], named: frozenset[int]
+) -> int:
     """The source an answer opens with: the best-ranked one, but for a question that asks what
-    `subject` is, when that source does not say it, the best-ranked one that does (what the
-    thing is, before what else is said of it); and for a reader who reports that `failing`
-    goes wrong, when that source does not speak of it going wrong, the best-ranked one that
-    does ("why is my subscriber not receiving messages?": the QoS section's "A subscriber
+    `subject` is, the best-ranked one `named` after the thing, or else, when the best-ranked
+    one does not say what it is, the best-ranked one that does (what the thing is, before what
+    else is said of it: a section named after it says so better than another's sentence that
+    only classifies it, Jest's "`toEqual` is a matcher."); and for a reader who reports that
+    `failing` goes wrong, when that source does not speak of it going wrong, the best-ranked
+    one that does ("why is my subscriber not receiving messages?": the QoS section's "A subscriber
     that asks for `RELIABLE` delivery will not receive anything…", before the lesson's
     publisher and subscriber program, which shows them working)."""
     best = _best_source(chosen)
+    spoken = {e.document for e in chosen}
+    if named & spoken:
+        return min(named & spoken)
     defining = {e.document for e in chosen if defines(e.text, subject)}
     if defining:
         return best if best in defining else min(defining)

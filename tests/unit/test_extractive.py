@@ -1475,3 +1475,17 @@ def test_a_reported_failure_is_answered_first_by_the_source_that_says_when_it_ha
     # asked how it works, the best-ranked source speaks first
     said = answer("How does the order screen list the orders?", sources, headings)
     assert said.startswith("The order screen below lists")
+
+
+def test_asked_what_a_thing_is_or_does_the_section_named_after_it_opens_the_answer():
+    sources = [
+        "Shaping tools come in many kinds. A `banneton` is a shaping tool.",
+        "Use a banneton to hold a round loaf while it proofs, so it keeps its shape.",
+    ]
+    headings = ["Shaping tools", "`banneton(size)`"]
+    for question in ("What does the banneton do?", "What is a banneton?"):
+        said = answer(question, sources, headings)
+        assert said.index("Use a banneton to hold") < said.index("is a shaping tool"), question
+    # without a section named after it, the sentence that says what it is opens the answer
+    said = answer("What is a banneton?", sources, ["Shaping tools", "Proofing"])
+    assert said.split("\n\n")[1] == "A `banneton` is a shaping tool. [1]"
