@@ -65,7 +65,6 @@ from agent.offline.text import (
     asks_requirement,
     asks_why,
     block_language,
-    defined_subject,
     defined_thing,
     defines,
     emphasised,
@@ -95,6 +94,7 @@ from agent.offline.text import (
     taught_elsewhere,
     tells_failure,
     terms,
+    thing_terms,
     topic_terms,
 )
 from core.structure import titles_section
@@ -359,9 +359,9 @@ def select_excerpts(
     subjects = _subjects(question, wanted - everyday)
     earlier = topic_terms(appended_topic(question)[1])
     chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects, earlier)
-    subject: frozenset[int] = frozenset()
+    thing = "" if special else defined_thing(question)  # what the question asks to be defined
+    subject = thing_terms(thing)
     if not special:  # a prose answer: what the units chosen by shared words leave out
-        subject = defined_subject(question)
         named_by = (headings, titles or [])
         score_part = _part_scorer(parsed, headings)
         chosen += _named_sections(
@@ -383,8 +383,8 @@ def select_excerpts(
         if negated(question):
             chosen += _failure(chosen, excerpts)
         chosen += _remedies(chosen, excerpts)
-    thing_sections = _named_after(defined_thing(question), headings) if subject else frozenset()
-    leading = _opening_source(chosen, subject, failing_subject(question), thing_sections)
+    named_after = _named_after(thing, headings)
+    leading = _opening_source(chosen, subject, failing_subject(question), named_after)
     unique: dict[str, Excerpt] = {}
     in_order = sorted(
         with_context(chosen, every), key=lambda e: (e.document != leading, e.document, e.position)
