@@ -669,7 +669,9 @@ def _named_sections(
     --debug-check"). A side of a comparison that no heading names is named by a source's page
     title ("the difference between URDF and SDF": the URDF lesson's "Links and Joints", after
     "Worlds in SDF" said "Unlike URDF…"), and its unit that says what the side is comes
-    first. For a question that asks what `subject` is, the section's unit that says it
+    first. For a question that asks what `subject` is, a heading names the question only if
+    it names the subject ("GPU-Accelerated ROS 2" names the ROS 2 of "What is a ROS 2 node?",
+    not a node), and the section's unit that says what it is
     speaks, even when the section has spoken without saying it ("A store enhancer is a
     higher-order function…" from the glossary's "Store enhancer", after its "you'll never
     write a store enhancer"). A heading that shares only `everyday` terms with the question
@@ -686,10 +688,14 @@ def _named_sections(
     parts = question_parts(asked)
     for part in parts or [asked]:
         wanted = answer_terms(part)
+        named = subject if subject and subject <= wanted else frozenset()
         naming = [
             d
             for d, h in enumerate(heading_terms)
-            if wanted and 2 * len(wanted & h) >= len(wanted) and (wanted & h) - everyday
+            if wanted
+            and 2 * len(wanted & h) >= len(wanted)
+            and (wanted & h) - everyday
+            and named <= h
         ]
         side: frozenset[int] = frozenset()
         if not naming and len(parts) > 1 and wanted - everyday:

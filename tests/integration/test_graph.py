@@ -532,3 +532,11 @@ async def test_a_reader_whose_subscriber_receives_nothing_is_told_when_that_happ
     result = await ask(book, "why is my subscriber not receiving messages?")
     assert result["sources"][0]["heading"] == "Quality of Service"
     assert result["answer"].startswith("Every publisher and subscriber has a **Quality of")
+
+
+async def test_a_reader_asking_what_a_node_is_is_not_told_of_another_sections_nodes(book):
+    """ "GPU-Accelerated ROS 2" names ROS 2, not a node: its NITROS sentence about nodes does
+    not close the answer that the Nodes and Topics lesson gives."""
+    result = await ask(book, "what is a ros 2 node?")
+    assert "A node is a process" in result["answer"]
+    assert "NITROS" not in result["answer"]

@@ -1489,3 +1489,18 @@ def test_asked_what_a_thing_is_or_does_the_section_named_after_it_opens_the_answ
     # without a section named after it, the sentence that says what it is opens the answer
     said = answer("What is a banneton?", sources, ["Shaping tools", "Proofing"])
     assert said.split("\n\n")[1] == "A `banneton` is a shaping tool. [1]"
+
+
+def test_a_heading_that_names_only_the_qualifier_of_the_asked_thing_does_not_speak():
+    cabinet = (
+        "A bakery is a graph of **stations**. A proofing cabinet is a warm, humid box "
+        "where shaped dough rises before baking."
+    )
+    schedules = "Only when a rye dough proofs overnight is the proofing done in the cold room."
+    said = answer(
+        "What is a proofing cabinet?",
+        [cabinet, schedules],
+        ["Stations", "Proofing Schedules"],
+    )
+    assert "warm, humid box" in said
+    assert "cold room" not in said
