@@ -96,6 +96,7 @@ from agent.offline.text import (
     terms,
     thing_terms,
     topic_terms,
+    warns_against,
 )
 from core.structure import titles_section
 
@@ -855,7 +856,7 @@ def _remedies(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
             return None  # "For example:" over an example the chunk lost
         return after
 
-    found = (remedy(e) for e in chosen if tells_failure(e.text))
+    found = (remedy(e) for e in chosen if tells_failure(e.text) or warns_against(e.text))
     return [after for after in found if after is not None]
 
 

@@ -548,6 +548,21 @@ def tells_failure(sentence: str) -> bool:
     return bool(FAILURE_REPORTED.search(INLINE_CODE.sub(" ", sentence)))
 
 
+WARNING = re.compile(
+    r"^(?:(?:so|but|and|however|also|instead),?\s+)?"
+    r"(?:(?:try|please|be careful|make sure)\s+(?:not\s+to|to\s+avoid|never)\b"
+    r"|(?:avoid|don['’]t|do not|never)(?![\w-]))",
+    re.I,
+)
+
+
+def warns_against(sentence: str) -> bool:
+    """Whether a sentence tells the reader not to do something ("Try to avoid dispatching
+    several times synchronously in a row…", "Don't mutate…"): what to do instead usually
+    follows it."""
+    return bool(WARNING.match(sentence.strip().lstrip("*_")))
+
+
 def failure_words(question: str) -> frozenset[int]:
     """The terms of the words with which the reader reports a failure ("fails", "error"): a
     sentence that shares only these with the question speaks of another thing going wrong

@@ -52,6 +52,7 @@ from agent.offline.text import (
     taught_elsewhere,
     terms,
     topic_terms,
+    warns_against,
 )
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
@@ -669,3 +670,19 @@ def test_a_question_names_code_languages_by_name_or_by_a_files_extension():
 )
 def test_a_question_asks_what_a_thing_is_or_what_it_does(question, thing):
     assert defined_thing(question) == thing
+
+
+@pytest.mark.parametrize(
+    ("sentence", "warns"),
+    [
+        ("Try to avoid opening the oven door during the first ten minutes.", True),
+        ("Don’t knead rye dough for long.", True),
+        ("However, never proof it overnight at room temperature.", True),
+        ("Make sure not to salt the starter.", True),
+        ("Never-ending orders keep the bakery busy.", False),
+        ("Avoiding a sticky dough takes practice.", False),
+        ("Bakers never open the door early.", False),
+    ],
+)
+def test_a_sentence_that_tells_the_reader_not_to_do_something_warns_against_it(sentence, warns):
+    assert warns_against(sentence) is warns

@@ -1462,6 +1462,20 @@ def test_a_sentence_telling_of_a_failure_brings_the_remedy_after_it():
     assert "Bake at most six" not in answer("Why do loaves rise slowly?", [calm], ["Ovens"])
 
 
+def test_a_sentence_warning_against_something_brings_what_to_do_instead():
+    text = (
+        "Loaves can be scored by hand or with a lame. Try to avoid opening the oven door "
+        "during the first ten minutes of a bake. A steam tray on the bottom shelf keeps "
+        "the crust soft instead.\n\n"
+        "Rye flour is sold in sacks of twenty kilograms."
+    )
+    said = answer("Can I open the oven door during the first minutes of a bake?", [text])
+    assert "A steam tray on the bottom shelf" in said and "sacks" not in said
+    calm = text.replace("Try to avoid opening", "Bakers rarely open")
+    asked = "Do bakers open the oven door during the first minutes of a bake?"
+    assert "A steam tray" not in answer(asked, [calm])
+
+
 def test_a_reported_failure_is_answered_first_by_the_source_that_says_when_it_happens():
     sources = [
         "The order screen below lists each bread order as it arrives from the counter.\n\n"
