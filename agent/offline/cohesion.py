@@ -3,8 +3,9 @@ points back to, its numbered list whole, the lead-in of its list, the sentence b
 what its lead-in introduces (a sentence ending in ":", or one that names "the following" list,
 table or code, or "the example below"; a bold label such as "**Performance-Guided
 Randomization**" introduces the list or sentence under it, as a heading would), the heading of
-the subsection it sits in, and, of a long table, the header with the rows that answer. A
-lead-in whose next unit is not quoted is left out."""
+the subsection it sits in, the other form of a block that the book offers after a line "or",
+the opening of an admonition whose title it is, and, of a long table, the header with the rows
+that answer. A lead-in whose next unit is not quoted is left out."""
 
 import re
 from collections.abc import Iterable
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from agent.offline.text import (
+    ADMONITION_TITLE,
     ORDERED_ITEM,
     is_block,
     is_code,
@@ -87,6 +89,9 @@ CATALOGUE_BLOCKS = 3
 """Code blocks under a list's items that make it a catalogue of examples (`_catalogue`)."""
 MAX_TABLE_ROWS = 8
 """A longer table keeps its header and the rows that hold the question's terms."""
+ALTERNATIVE = re.compile(r"^\s*(?:or|alternatively)\s*[:,]?\s*$", re.IGNORECASE)
+"""A line that only offers what follows as another form of what came before ("or" between two
+code blocks: a pragma written `@prettier` or `@format`)."""
 ASIDE = re.compile(r"\([^()]+\)[.!]?")
 """A sentence wholly in parentheses."""
 
@@ -165,6 +170,8 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _introduced(leading, by_position, places)
         picked |= _list_lead_ins(picked, by_position, places)
         picked |= _code_lead_ins(picked, by_position)
+        picked |= _alternatives(picked, by_position)
+        picked |= _admonition_openings(picked, by_position)
     picked = _without_dangling_lead_ins(picked, by_position)
     picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
@@ -267,6 +274,36 @@ def _continuations(picked: set[P], by_position: dict[tuple[int, int], P]) -> set
         nxt = by_position.get((place.document, place.position + 1))
         if nxt is not None and nxt.group == place.group and opens_with_reference(nxt.text):
             found.add(nxt)
+    return found
+
+
+def _alternatives(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    """The other form of a block, when the book offers it with a line of its own ("or") between
+    the two: a block brings the "or" after it and the block that follows."""
+    found: set[P] = set()
+    for place in picked:
+        if not is_block(place.text):
+            continue
+        between = by_position.get((place.document, place.position + 1))
+        other = by_position.get((place.document, place.position + 2))
+        if between and other and ALTERNATIVE.match(between.text) and is_block(other.text):
+            found |= {between, other}
+    return found
+
+
+def _admonition_openings(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    """The opening sentence of an admonition whose title is picked: the title heads the tip or
+    warning ("Tip: Match QoS on both ends."), and what it says is in the body ("A subscriber
+    that asks for `RELIABLE` delivery will not receive anything from a `BEST_EFFORT`
+    publisher…"). A body that opens with code brings nothing: a whole program would outweigh
+    the title that shares the question's words."""
+    found: set[P] = set()
+    for place in picked:
+        if not ADMONITION_TITLE.match(place.text.strip()):
+            continue
+        body = by_position.get((place.document, place.position + 1))
+        if body is not None and not (is_heading(body.text) or is_block(body.text)):
+            found.add(body)
     return found
 
 

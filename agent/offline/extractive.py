@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 
 from agent.offline.cohesion import (
+    ALTERNATIVE,
     Place,
     answering_rows,
     ends_in_colon,
@@ -1042,7 +1043,8 @@ def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:
         elif is_heading(excerpt.text):
             # a paragraph of its own: after a sentence, one line break would run it into it
             pieces.append(f"\n\n**{heading_text(excerpt.text)}**")
-        elif is_label(excerpt.text):  # a heading in all but markup: shown as one, uncited
+        elif is_label(excerpt.text) or ALTERNATIVE.match(excerpt.text):
+            # a heading in all but markup, or the "or" between two blocks: a line, uncited
             pieces.append(f"\n\n{excerpt.text.strip()}")
         elif is_block(excerpt.text):
             # a blank line after the block: a `[n]` right under a table would be one more row

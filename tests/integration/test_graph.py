@@ -540,3 +540,15 @@ async def test_a_reader_asking_what_a_node_is_is_not_told_of_another_sections_no
     result = await ask(book, "what is a ros 2 node?")
     assert "A node is a process" in result["answer"]
     assert "NITROS" not in result["answer"]
+
+
+async def test_a_reader_asking_what_a_mismatch_does_is_given_the_tips_body(book):
+    """The QoS section's tip is titled "Match QoS on both ends"; its body says what a mismatch
+    does, and comes with the title."""
+    history = [
+        HumanMessage("how does qos work?"),
+        AIMessage("Every publisher and subscriber has a QoS profile."),
+    ]
+    result = await ask(book, "what happens if they don't match?", history)
+    assert "Tip: Match QoS on both ends." in result["answer"]
+    assert "will not receive anything from a `BEST_EFFORT` publisher" in result["answer"]

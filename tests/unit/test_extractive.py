@@ -1518,3 +1518,28 @@ def test_a_heading_that_names_only_the_qualifier_of_the_asked_thing_does_not_spe
     )
     assert "warm, humid box" in said
     assert "cold room" not in said
+
+
+def test_a_block_brings_the_other_form_the_book_offers_after_an_or():
+    text = (
+        "A loaf is baked only when its ticket carries a stamp as its first line:\n\n"
+        "```text\n# bake\n```\n\nor\n\n```text\n# oven\n```\n\n"
+        "Rye flour is sold in sacks of twenty kilograms."
+    )
+    said = answer("Which stamp gets a loaf baked?", [text], ["Tickets"])
+    assert "# bake" in said and "# oven" in said
+    assert "\n\nor\n\n" in said  # a line of its own, uncited
+    assert "sacks" not in said
+
+
+def test_an_admonitions_title_brings_the_opening_of_its_body():
+    text = (
+        "Every oven has a steam setting that tells it how to bake.\n\n"
+        "Tip: Match the steam to the flour.\n\n"
+        "A rye loaf baked with wheat steam never rises: the crumb sets before the crust opens.\n\n"
+        "Ovens are cleaned every night."
+    )
+    said = answer("What if the steam and the flour don't match?", [text], ["Steam"])
+    assert "Tip: Match the steam to the flour." in said
+    assert "A rye loaf baked with wheat steam never rises" in said
+    assert "cleaned" not in said
