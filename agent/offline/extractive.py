@@ -840,10 +840,13 @@ def _failure(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
 
 
 def _remedies(chosen: list[Excerpt], excerpts: list[Excerpt]) -> list[Excerpt]:
-    """The sentence after each chosen one that tells of something failing (`tells_failure`),
-    in its paragraph: a book states a problem, then what to do about it ("…the URL can become too
-    large causing HTTP errors like `414 URI Too Long`." then "The `maxURLLength` option will
-    limit the number of requests that can be sent together in a batch.")."""
+    """The sentence after each chosen one that tells of something failing (`tells_failure`)
+    or warns the reader against something (`warns_against`), in its paragraph: a book states a
+    problem, then what to do about it ("…the URL can become too large causing HTTP errors like
+    `414 URI Too Long`." then "The `maxURLLength` option will limit the number of requests
+    that can be sent together in a batch."; "Try to avoid dispatching several times
+    synchronously in a row…" then "There are a number of addons and approaches that can batch
+    up dispatches as well.")."""
     by_place = {(e.document, e.position): e for e in excerpts}
 
     def remedy(excerpt: Excerpt) -> Excerpt | None:

@@ -107,6 +107,14 @@ TROUBLE = re.compile(
     re.I,
 )
 """Words with which a book speaks of something going wrong, or of putting it right."""
+WARNING = re.compile(
+    r"^(?:(?:so|but|and|however|also|instead),?\s+)?"
+    r"(?:(?:try|please|be careful|make sure)\s+(?:not\s+to|to\s+avoid|never)\b"
+    r"|(?:avoid|don['’]t|do not|never)(?![\w-]))",
+    re.I,
+)
+"""How a sentence opens that tells the reader not to do something ("Try to avoid…", "Don't
+mutate…", "However, never…"; not "Never-ending…" nor "Avoiding it takes practice")."""
 ADVICE_ASKED = re.compile(
     r"\bshould (?:i|we|you|my|our|it|they|each|every)\b|\bhow should\b"
     r"|\bis it (?:ok|okay|fine|safe|bad|wise|a good idea|recommended|better)\b"
@@ -546,14 +554,6 @@ def tells_failure(sentence: str) -> bool:
     with ("…causing HTTP errors like `414 URI Too Long`", "the build fails"), not only of
     problems or fixes in general."""
     return bool(FAILURE_REPORTED.search(INLINE_CODE.sub(" ", sentence)))
-
-
-WARNING = re.compile(
-    r"^(?:(?:so|but|and|however|also|instead),?\s+)?"
-    r"(?:(?:try|please|be careful|make sure)\s+(?:not\s+to|to\s+avoid|never)\b"
-    r"|(?:avoid|don['’]t|do not|never)(?![\w-]))",
-    re.I,
-)
 
 
 def warns_against(sentence: str) -> bool:
