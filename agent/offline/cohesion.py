@@ -296,13 +296,15 @@ def _admonition_openings(picked: set[P], by_position: dict[tuple[int, int], P]) 
     warning ("Tip: Match QoS on both ends."), and what it says is in the body ("A subscriber
     that asks for `RELIABLE` delivery will not receive anything from a `BEST_EFFORT`
     publisher…"). A body that opens with code brings nothing: a whole program would outweigh
-    the title that shares the question's words."""
+    the title that shares the question's words. Nor does a list item: an untitled admonition
+    reads the same ("Tip: You can set `--plugin` options multiple times."), and the item after
+    it is the list it sits in, not its body."""
     found: set[P] = set()
     for place in picked:
         if not ADMONITION_TITLE.match(place.text.strip()):
             continue
         body = by_position.get((place.document, place.position + 1))
-        if body is not None and not (is_heading(body.text) or is_block(body.text)):
+        if body is not None and _is_sentence(body.text):
             found.add(body)
     return found
 

@@ -1543,3 +1543,9 @@ def test_an_admonitions_title_brings_the_opening_of_its_body():
     assert "Tip: Match the steam to the flour." in said
     assert "A rye loaf baked with wheat steam never rises" in said
     assert "cleaned" not in said
+    # an untitled tip reads the same; the list item after it is not its body
+    untitled = (
+        "Tip: Order rye loaves before noon.\n\n- Sourdough is fed at dawn.\n\nOvens are cleaned."
+    )
+    said = answer("When should I order rye loaves?", [untitled], ["Orders"])
+    assert "before noon" in said and "Sourdough" not in said
