@@ -218,6 +218,10 @@ def _before(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
     return by_position.get((place.document, place.position - 1))
 
 
+def _after(place: P, by_position: dict[tuple[int, int], P]) -> P | None:
+    return by_position.get((place.document, place.position + 1))
+
+
 def _antecedents(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
     found: set[P] = set()
     for place in picked:
@@ -251,7 +255,7 @@ def _subsection_headings(
             continue
         heading = max(above, key=lambda h: h.position)
         found.add(heading)
-        opening = by_position.get((heading.document, heading.position + 1))
+        opening = _after(heading, by_position)
         introduced = by_position.get((heading.document, heading.position + 2))
         if (
             opening is not None
@@ -271,7 +275,7 @@ def _continuations(picked: set[P], by_position: dict[tuple[int, int], P]) -> set
     """The next sentence of a paragraph when it goes on about the same thing ("It also…")."""
     found: set[P] = set()
     for place in picked:
-        nxt = by_position.get((place.document, place.position + 1))
+        nxt = _after(place, by_position)
         if nxt is not None and nxt.group == place.group and opens_with_reference(nxt.text):
             found.add(nxt)
     return found
@@ -284,9 +288,11 @@ def _alternatives(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[
     for place in picked:
         if not is_block(place.text):
             continue
-        between = by_position.get((place.document, place.position + 1))
-        other = by_position.get((place.document, place.position + 2))
-        if between and other and ALTERNATIVE.match(between.text) and is_block(other.text):
+        between = _after(place, by_position)
+        if between is None or not ALTERNATIVE.match(between.text):
+            continue
+        other = _after(between, by_position)
+        if other is not None and is_block(other.text):
             found |= {between, other}
     return found
 
@@ -303,7 +309,7 @@ def _admonition_openings(picked: set[P], by_position: dict[tuple[int, int], P]) 
     for place in picked:
         if not ADMONITION_TITLE.match(place.text.strip()):
             continue
-        body = by_position.get((place.document, place.position + 1))
+        body = _after(place, by_position)
         if body is not None and _is_sentence(body.text):
             found.add(body)
     return found
@@ -410,7 +416,7 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
     the list that names each symbol)."""
     found: set[P] = set()
     for place in picked:
-        nxt = by_position.get((place.document, place.position + 1))
+        nxt = _after(place, by_position)
         if nxt is not None and _answers_asked(place, nxt):
             found.add(nxt)
             continue
@@ -433,7 +439,7 @@ def _introduced(picked: set[P], by_position: dict[tuple[int, int], P], places: l
                 found.update(_group(nxt, places) if nxt.ordered else [nxt])
                 found.update([heading] if heading else [])
                 heading = None
-            nxt = by_position.get((nxt.document, nxt.position + 1))
+            nxt = _after(nxt, by_position)
         if heading is not None and items == 0 and nxt is not None and _is_sentence(nxt.text):
             found.update([heading, nxt])  # subsections follow: the first one's opening
             found |= _introduced({nxt}, by_position, places)  # and its list, if it leads in

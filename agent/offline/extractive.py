@@ -690,7 +690,7 @@ def _named_sections(
     parts = question_parts(asked)
     for part in parts or [asked]:
         wanted = answer_terms(part)
-        named = subject if subject and subject <= wanted else frozenset()
+        named = subject if subject <= wanted else frozenset()  # a part may ask another thing
         naming = [
             d
             for d, h in enumerate(heading_terms)
