@@ -4,8 +4,9 @@ what its lead-in introduces (a sentence ending in ":", or one that names "the fo
 table or code, or "the example below"; a bold label such as "**Performance-Guided
 Randomization**" introduces the list or sentence under it, as a heading would), the heading of
 the subsection it sits in, the other form of a block that the book offers after a line "or",
-the opening of an admonition whose title it is, and, of a long table, the header with the rows
-that answer. A lead-in whose next unit is not quoted is left out."""
+the opening of an admonition whose title it is, what a sentence announces ("The gap has
+several sources." and the sources), and, of a long table, the header with the rows that answer.
+A lead-in whose next unit is not quoted is left out."""
 
 import re
 from collections.abc import Iterable
@@ -92,6 +93,22 @@ MAX_TABLE_ROWS = 8
 ALTERNATIVE = re.compile(r"^\s*(?:or|alternatively)\s*[:,]?\s*$", re.IGNORECASE)
 """A line that only offers what follows as another form of what came before ("or" between two
 code blocks: a pragma written `@prettier` or `@format`)."""
+ANNOUNCEMENT = re.compile(
+    r"\b(?P<count>several|a few|a couple of|a number of|various|multiple|two|three|four|five)\s+"
+    r"(?:(?:main|key|different|common|important|major|distinct|separate|possible|other)\s+)?"
+    r"(?:reasons|causes|sources|things|ways|kinds|types|forms|parts|steps|stages|factors|aspects"
+    r"|benefits|advantages|drawbacks|problems|issues|differences|approaches|options|categories"
+    r"|cases)[.!]$",
+    re.IGNORECASE,
+)
+"""A sentence that ends by announcing several things it does not name ("The gap has several
+sources.", "There are two reasons.", "…easier to use in several ways."): a count, then a word
+for kinds of things, not a count of things themselves ("stands on two narrow support
+points.", "might save a few CPU cycles.")."""
+ANNOUNCED = {"a couple of": 2, "two": 2, "three": 3, "four": 4, "five": 5}
+"""How many sentences an announcement brings, by its count; any other count brings
+`ANNOUNCED_VAGUELY`."""
+ANNOUNCED_VAGUELY = 3
 ASIDE = re.compile(r"\([^()]+\)[.!]?")
 """A sentence wholly in parentheses."""
 
@@ -172,6 +189,7 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _code_lead_ins(picked, by_position)
         picked |= _alternatives(picked, by_position)
         picked |= _admonition_openings(picked, by_position)
+        picked |= _announced(picked, by_position)
     picked = _without_dangling_lead_ins(picked, by_position)
     picked |= _subsection_headings(picked, by_position, places)
     return list(picked)
@@ -312,6 +330,25 @@ def _admonition_openings(picked: set[P], by_position: dict[tuple[int, int], P]) 
         body = _after(place, by_position)
         if body is not None and _is_sentence(body.text):
             found.add(body)
+    return found
+
+
+def _announced(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
+    """What a sentence announces without a colon: as many of the next sentences of its
+    paragraph as it counts ("The gap has several sources." and "*Visual* differences: …",
+    "*Physical* differences: …", "*Timing* differences: …"). Quoted alone, it promises what the
+    answer does not say."""
+    found: set[P] = set()
+    for place in picked:
+        announcement = ANNOUNCEMENT.search(place.text.strip()) if _is_sentence(place.text) else None
+        if announcement is None:
+            continue
+        count = ANNOUNCED.get(announcement["count"].lower(), ANNOUNCED_VAGUELY)
+        nxt = _after(place, by_position)
+        while count and nxt is not None and nxt.group == place.group and _is_sentence(nxt.text):
+            found.add(nxt)
+            count -= 1
+            nxt = _after(nxt, by_position)
     return found
 
 

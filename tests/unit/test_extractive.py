@@ -1549,3 +1549,26 @@ def test_an_admonitions_title_brings_the_opening_of_its_body():
     )
     said = answer("When should I order rye loaves?", [untitled], ["Orders"])
     assert "before noon" in said and "Sourdough" not in said
+
+
+def test_a_sentence_announcing_several_things_brings_what_it_announces():
+    text = (
+        "A loaf that rises in the proofer and falls in the oven has met **oven spring "
+        "failure**. The failure has several causes. *Cold* dough: the yeast wakes too late. "
+        "*Weak* flour: the gluten tears. *Wet* shaping: the crust seals before the loaf "
+        "expands. Bakers start their shift at dawn.\n\n"
+        "Flour is sold in sacks of twenty kilograms."
+    )
+    said = answer("What is oven spring failure?", [text], ["Oven Spring"])
+    assert "several causes" in said
+    for cause in ("*Cold* dough", "*Weak* flour", "*Wet* shaping"):
+        assert cause in said
+    assert "dawn" not in said and "sacks" not in said
+    # a count in words brings that many
+    two = (
+        "Rye is proofed in baskets for two reasons. The dough is sticky. The loaves spread. "
+        "The crumb sours."
+    )
+    said = answer("Why is rye proofed in baskets?", [two], ["Rye"])
+    assert "The dough is sticky." in said and "The loaves spread." in said
+    assert "sours" not in said
