@@ -4,9 +4,10 @@ what its lead-in introduces (a sentence ending in ":", or one that names "the fo
 table or code, or "the example below"; a bold label such as "**Performance-Guided
 Randomization**" introduces the list or sentence under it, as a heading would), the heading of
 the subsection it sits in, the other form of a block that the book offers after a line "or",
-the opening of an admonition whose title it is, what a sentence announces ("The gap has
-several sources." and the sources), and, of a long table, the header with the rows that answer.
-A lead-in whose next unit is not quoted is left out."""
+the opening of an admonition whose title it is, the next sentence that adds "another" of what
+it told, what a sentence announces ("The gap has several sources." and the sources), and, of
+a long table, the header with the rows that answer. A lead-in whose next unit is not quoted is
+left out."""
 
 import re
 from collections.abc import Iterable
@@ -154,6 +155,13 @@ def leans_back(sentence: str) -> bool:
     )
 
 
+def adds_another(sentence: str) -> bool:
+    """Whether a sentence opens by adding one more of what came before ("Another disadvantage
+    of this approach…")."""
+    words = WORD.findall(sentence.lower())
+    return bool(words) and words[0] == "another"
+
+
 def _follows_on(words: list[str]) -> bool:
     """Whether a sentence's first words say it comes next ("The middleware will then inject
     that extra value…"), not after a condition of its own ("If it fails, then…")."""
@@ -290,11 +298,17 @@ def _is_sentence(text: str) -> bool:
 
 
 def _continuations(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:
-    """The next sentence of a paragraph when it goes on about the same thing ("It also…")."""
+    """The next sentence of a paragraph when it goes on about the same thing ("It also…"), and
+    the next sentence, in its paragraph or the next, that adds another of what it told
+    ("Note that if there's a syntax error…, the whole buffer will be replaced…" then "Another
+    disadvantage of this approach is that the cursor position won't be preserved.")."""
     found: set[P] = set()
     for place in picked:
         nxt = _after(place, by_position)
-        if nxt is not None and nxt.group == place.group and opens_with_reference(nxt.text):
+        if nxt is not None and (
+            (nxt.group == place.group and opens_with_reference(nxt.text))
+            or (_is_sentence(nxt.text) and adds_another(nxt.text))
+        ):
             found.add(nxt)
     return found
 

@@ -1572,3 +1572,17 @@ def test_a_sentence_announcing_several_things_brings_what_it_announces():
     said = answer("Why is rye proofed in baskets?", [two], ["Rye"])
     assert "The dough is sticky." in said and "The loaves spread." in said
     assert "sours" not in said
+
+
+def test_a_sentence_adding_another_of_what_was_told_comes_with_it():
+    text = (
+        "Bakers can proof dough overnight in the fridge. Note that if the fridge is too cold, "
+        "the dough will not rise at all by morning.\n\n"
+        "Another drawback of this method is that the crust browns unevenly.\n\n"
+        "Flour is sold in sacks of twenty kilograms."
+    )
+    question = "Is there a catch with proofing dough overnight in the fridge?"
+    said = answer(question, [text], ["Proof"])
+    assert "will not rise at all" in said
+    assert "Another drawback of this method is that the crust browns unevenly." in said
+    assert "sacks" not in said
