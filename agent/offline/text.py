@@ -25,7 +25,7 @@ QUESTION_FRAMING = (
 FRAMING_PHRASE = re.compile(
     r"\b(?:stands?|stood) for\b|\bshort for\b|\b(?:types?|kinds?|sorts?) of\b"
     r"|\b(?:this|the|your) (?:course|handbook|textbook|tutorial|guide|manual)\b"
-    r"|\bimportan(?:t|tly|ce)\b",
+    r"|\bimportan(?:t|tly|ce)\b|\b(?:make|makes|making|made|be) sure\b",
     re.IGNORECASE,
 )
 """Phrases that frame a question though their words need not ("What does URDF stand for?"
@@ -33,7 +33,8 @@ asks about URDF; "How does the robot stand up?" is about standing), and a reader
 the documentation itself ("Do I need a GPU for this course?" asks about GPUs, whatever the
 book calls itself; "docs" and "site" are left out, being topics of documentation tools).
 "important" is matched as written: its stem is "import", a topic of every JavaScript book
-("An import of just one name goes past my print width")."""
+("An import of just one name goes past my print width"). "Make sure" asks for a way, while a
+robot that "isn't sure what it's looking at" is about uncertainty."""
 CHAT_WORDS = frozenset(
     ("ok", "okay", "fyi", "btw", "imo", "imho", "tbh", "tldr", "afaik", "iirc", "asap", "thx")
 )

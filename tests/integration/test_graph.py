@@ -567,3 +567,14 @@ async def test_a_sentence_announcing_several_sources_brings_them(book):
     result = await ask(book, "what is the reality gap?")
     for source in ("*Visual* differences", "*Physical* differences", "*Timing* differences"):
         assert source in result["answer"]
+
+
+async def test_a_reader_asking_how_to_make_sure_of_safety_is_answered(book):
+    """ "sure" is no topic: the question is about voice commands and danger, which the voice
+    lesson's validation step answers."""
+    result = await ask(
+        book,
+        "how do I make sure the robot doesn't do something dangerous when given a voice command?",
+    )
+    assert not result.get("refusal_reason")
+    assert "Validating Before Acting" in [source["heading"] for source in result["sources"]]

@@ -490,6 +490,14 @@ def test_an_import_is_a_topic_though_important_frames_a_question():
     assert topic_terms("Why does the importance of purity matter?") == terms("purity matter")
 
 
+def test_making_sure_frames_a_question():
+    # "sure" is in no book's vocabulary: as a topic word it made "…make sure the robot doesn't
+    # do something dangerous…" read as off-book
+    asked = "How do I make sure the robot doesn't do something dangerous after a voice command?"
+    assert topic_terms(asked) == terms("robot dangerous voice command")
+    assert terms("sure") <= topic_terms("My robot isn't sure what it sees: should it play safe?")
+
+
 def test_an_irregular_form_shares_its_terms_with_the_base_form():
     # a stemmer joins "writes" and "write" but not "written": the heading would share no word
     assert terms("write") <= terms("How should action types be written?")
