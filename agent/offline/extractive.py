@@ -98,6 +98,7 @@ from agent.offline.text import (
     thing_terms,
     topic_terms,
     warns_against,
+    without_setting,
 )
 from core.structure import titles_section
 
@@ -344,7 +345,7 @@ def select_excerpts(
     is?") is said to be only touched: nothing but the meaning can match it."""
     named = [*headings, *[""] * (len(texts) - len(headings))]
     parsed = [_parsed(text, heading) for text, heading in zip(texts, named, strict=False)]
-    every = _score_units(question, parsed, headings)
+    every = _score_units(without_setting(question), parsed, headings)
     # headings come with what they head; a pointer elsewhere answers nothing
     excerpts = [e for e in every if not is_heading(e.text) and not e.pointer]
     if not excerpts:

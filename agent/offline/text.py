@@ -613,6 +613,18 @@ def defined_thing(question: str) -> str:
     return " ".join(words)
 
 
+def without_setting(question: str) -> str:
+    """A question that asks what a thing is, without the setting it names right after the thing
+    ("What is a TF tree in ROS 2?" as "What is a TF tree?"): in a book about ROS 2 every
+    section is in ROS 2, so the setting's words tell the sentence that says what the thing is
+    from no other. Any other question as it is."""
+    thing = defined_thing(question)
+    if not thing:
+        return question
+    setting = re.compile(rf"(?<={re.escape(thing)})\s+in\b[^?]*", re.IGNORECASE)
+    return setting.sub("", question, count=1)
+
+
 def pointed_names(question: str) -> list[str]:
     """The names a question that asks what something is points back at, in the scene it sets
     before asking ("I read that React-Redux moved to useSyncExternalStore. What is that

@@ -578,3 +578,12 @@ async def test_a_reader_asking_how_to_make_sure_of_safety_is_answered(book):
     )
     assert not result.get("refusal_reason")
     assert "Validating Before Acting" in [source["heading"] for source in result["sources"]]
+
+
+async def test_a_reader_asking_what_a_thing_is_in_ros_2_is_told_what_it_is(book):
+    """Every section of the book is about ROS 2: the words of "in ROS 2" bring neither the
+    launch file's program nor Isaac ROS's packages into the answer."""
+    result = await ask(book, "what's a namespace in ros 2?")
+    assert "A **namespace** prefixes every name of a node" in result["answer"]
+    assert "generate_launch_description" not in result["answer"]
+    assert "Isaac ROS" not in result["answer"]

@@ -53,6 +53,7 @@ from agent.offline.text import (
     terms,
     topic_terms,
     warns_against,
+    without_setting,
 )
 from agent.retrieval.vocabulary import Vocabulary
 from agent.state import Candidate
@@ -496,6 +497,15 @@ def test_making_sure_frames_a_question():
     asked = "How do I make sure the robot doesn't do something dangerous after a voice command?"
     assert topic_terms(asked) == terms("robot dangerous voice command")
     assert terms("sure") <= topic_terms("My robot isn't sure what it sees: should it play safe?")
+
+
+def test_the_setting_named_after_a_defined_thing_is_left_out_of_what_is_asked():
+    assert without_setting("What is a TF tree in ROS 2?") == "What is a TF tree?"
+    assert without_setting("What's LIPM in humanoid walking control?") == "What's LIPM?"
+    # what a thing is "of" is the thing itself; any other question is left as it is
+    assert without_setting("What is the center of mass?") == "What is the center of mass?"
+    asked = "How do I remap a topic in ROS 2?"
+    assert without_setting(asked) == asked
 
 
 def test_an_irregular_form_shares_its_terms_with_the_base_form():

@@ -1586,3 +1586,15 @@ def test_a_sentence_adding_another_of_what_was_told_comes_with_it():
     assert "will not rise at all" in said
     assert "Another drawback of this method is that the crust browns unevenly." in said
     assert "sacks" not in said
+
+
+def test_asked_what_a_thing_is_in_a_setting_the_settings_words_choose_no_sentence():
+    text = (
+        "A bakery runs many ovens at once. A **rota** plans them together, with their shifts "
+        "and trays. Bakery rotas are usually written on a whiteboard in the bakery:\n\n"
+        "```text\nbakery oven 1: rye\nbakery oven 2: wheat\n```\n\n"
+        "A **tray** holds the loaves of one batch, which is how two ovens share one rack."
+    )
+    said = answer("What is a tray in a bakery?", [text], ["Rotas"])
+    assert "A **tray** holds the loaves of one batch" in said
+    assert "whiteboard" not in said and "bakery oven 1" not in said
