@@ -7,14 +7,16 @@ goes missing. The graph searches for the whole question and for every part toget
 makes sure each part's best section is among the first (`agent.offline.ranking.cover_parts`).
 
 The split is by the question's grammar only, so it holds for any book: a comparison ("the
-difference between A and B", "A vs B", "A vs B vs C", "between A, B and C") gives its sides,
-as does "how do A and B work together"; otherwise a new clause opened by ", and" / ", but" /
-";" / a second question / "and also" / "and how|what|why..." starts a part ("and" before a
-verb, as in "…and is kept…", goes on with its clause). Only sentences that ask are split: a
-sentence that sets the scene before the question ("We share one queue, and each job has a
-budget.") is not a part, nor are its clauses; it leads the part after it. A part must name a
-topic (enough topic terms) or it is not a part: "..., and can I change that?" is not. A
-follow-up's appended earlier topic is a part of its own (see `question_parts`).
+difference between A and B", "A vs B", "A vs B vs C", "between A, B and C", "how is A
+different from B") gives its sides, as does "how do A and B work together" (a follow-up's "how
+is it different from B?" compares its earlier topic with B); otherwise a new clause opened by
+", and" / ", but" / ";" / a second question / "and also" / "and how|what|why..." starts a
+part ("and" before a verb, as in "…and is kept…", goes on with its clause). Only sentences
+that ask are split: a sentence that sets the scene before the question ("We share one queue,
+and each job has a budget.") is not a part, nor are its clauses; it leads the part after it.
+A part must name a topic (enough topic terms) or it is not a part: "..., and can I change
+that?" is not. A follow-up's appended earlier topic is a part of its own (see
+`question_parts`).
 """
 
 import re
@@ -32,6 +34,11 @@ BETWEEN = re.compile(r"\bdifferences?\s+between\s+(.+?)\s+and\s+(.+?)\s*(?:[?.!]
 TOGETHER = re.compile(
     r"\bhow\s+(?:do|does|can|should)\s+(.{1,100}?)\s+and\s+(.{1,100}?)\s+"
     r"(?:work|fit|go)\s+together\b",
+    re.I,
+)
+DIFFERS = re.compile(
+    r"\b(?:how\s+)?(?:is|are|does|do)\s+([^?]{1,100}?)\s+(?:different|differ)\s+from\s+"
+    r"([^?]{1,100}?)\s*(?:[?.!]|$)",
     re.I,
 )
 SIDE_WORD = r"(?!(?:vs\.?|versus)(?!\S))\S{1,60}"
@@ -61,6 +68,8 @@ def question_parts(question: str) -> list[str]:
     sides = _sides(asked)
     if sides:
         parts = [_trimmed(side) for side in sides][:MAX_PARTS]
+        if topic_terms(topic) and not all(parts):  # "How is it different from X? (Y)": it is Y
+            return as_parts([part or topic.strip("()") for part in parts])
         return [f"{part} {topic}".rstrip() for part in parts] if all(parts) else []
     clauses = [c.strip(" ,;?") for c in _clauses(asked)]
     found = [c for c in clauses if len(topic_terms(c)) >= MIN_CLAUSE_TERMS]
@@ -76,7 +85,7 @@ def _sides(asked: str) -> list[str]:
     versus = VERSUS.search(asked)
     if versus:
         return [versus[1], *VERSUS_MARK.split(versus[2])[1:]]
-    paired = BETWEEN.search(asked) or TOGETHER.search(asked)
+    paired = BETWEEN.search(asked) or TOGETHER.search(asked) or DIFFERS.search(asked)
     if not paired:
         return []
     first, last = paired.groups()

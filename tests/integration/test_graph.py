@@ -587,3 +587,15 @@ async def test_a_reader_asking_what_a_thing_is_in_ros_2_is_told_what_it_is(book)
     assert "A **namespace** prefixes every name of a node" in result["answer"]
     assert "generate_launch_description" not in result["answer"]
     assert "Isaac ROS" not in result["answer"]
+
+
+async def test_a_follow_up_asking_how_it_differs_compares_both_sides(book):
+    """ "How is it different from an action?" after services compares services and actions:
+    the section that sets the three side by side is read, not only the one on actions."""
+    history = [
+        HumanMessage("what is a service?"),
+        AIMessage("A service is defined by a pair of message types."),
+    ]
+    result = await ask(book, "how is it different from an action?", history)
+    assert "Three Ways to Communicate" in [source["heading"] for source in result["sources"]]
+    assert "| Service | one request, one response |" in result["answer"]

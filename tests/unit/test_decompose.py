@@ -42,6 +42,8 @@ from agent.state import Candidate
             "How do I rotate the log files daily and also keep the last week compressed?",
             ["How do I rotate the log files daily", "keep the last week compressed"],
         ),
+        ("How is a mutex different from a semaphore?", ["mutex", "semaphore"]),
+        ("How do green threads differ from OS threads?", ["green threads", "OS threads"]),
     ],
 )
 def test_a_question_that_asks_two_things_is_split_into_them(question, parts):
@@ -112,6 +114,11 @@ def test_a_condensed_follow_up_also_asks_about_the_earlier_topic():
     comparison = "What is the difference between cookies and headers? (session tokens)"
     assert question_parts(comparison) == ["cookies (session tokens)", "headers (session tokens)"]
     assert question_parts("Why? (session tokens)") == []  # "Why" names nothing to search for
+    # "it" is the earlier topic: the comparison's sides are that topic and the other thing
+    differs = condense_rules(
+        "How is it different from a cookie?", [HumanMessage("What are session tokens?")]
+    )
+    assert question_parts(differs) == ["session tokens", "cookie"]
 
 
 def candidate(chunk_id: str, heading: str, dense: float, part_dense: list[float]) -> Candidate:
