@@ -64,6 +64,7 @@ from agent.offline.text import (
     asks_knowledge,
     asks_name,
     asks_requirement,
+    asks_what_it_does,
     asks_why,
     block_language,
     defined_thing,
@@ -94,6 +95,7 @@ from agent.offline.text import (
     structural_intent,
     taught_elsewhere,
     tells_failure,
+    tells_what_it_does,
     terms,
     thing_terms,
     topic_terms,
@@ -380,7 +382,7 @@ def select_excerpts(
         if asks_amount(question):
             chosen += _stated(chosen, excerpts, states_amount)
         if subject:
-            chosen += _definition(chosen, excerpts, subject)
+            chosen += _definition(chosen, excerpts, subject, asks_what_it_does(question))
         if asks_name(question):
             chosen += _names(question, chosen, excerpts)
         if negated(question):
@@ -779,17 +781,25 @@ def _stated(
 
 
 def _definition(
-    chosen: list[Excerpt], excerpts: list[Excerpt], subject: frozenset[int]
+    chosen: list[Excerpt], excerpts: list[Excerpt], subject: frozenset[int], asks_doing: bool
 ) -> list[Excerpt]:
     """For a question that asks what a thing is, the best source's sentence that says it
     (`_stated`); when that source says none, another source's: a section about the thing's
-    limits ("Limits of Today's VLAs") can outrank the one that defines it."""
+    limits ("Limits of Today's VLAs") can outrank the one that defines it. Asked what a tool
+    does (`asks_doing`), first the sentence that names it in bold or code and says what it does
+    (`tells_what_it_does`), from any source: "Bridging `/clock` is essential…" says what
+    bridging one topic needs, not what the bridge does."""
 
     def says_what(unit: str) -> bool:
         return defines(unit, subject)
 
-    stated = _stated(chosen, excerpts, says_what)
-    return stated or _first_stating(chosen, [e for e in excerpts if e.coverage > 0], says_what)
+    def says_what_it_does(unit: str) -> bool:
+        return tells_what_it_does(unit, subject)
+
+    relevant = [e for e in excerpts if e.coverage > 0]
+    doing = _first_stating(chosen, relevant, says_what_it_does) if asks_doing else []
+    stated = doing or _stated(chosen, excerpts, says_what)
+    return stated or _first_stating(chosen, relevant, says_what)
 
 
 def _named_after(thing: str, headings: list[str]) -> frozenset[int]:
@@ -819,7 +829,11 @@ def _opening_source(
     spoken = {e.document for e in chosen}
     if named & spoken:
         return min(named & spoken)
-    defining = {e.document for e in chosen if defines(e.text, subject)}
+    defining = {
+        e.document
+        for e in chosen
+        if defines(e.text, subject) or tells_what_it_does(e.text, subject)
+    }
     if defining:
         return best if best in defining else min(defining)
     troubled = {

@@ -386,10 +386,7 @@ def grade_offline(
     of its asking sentence (`asked`, from `ask_coverage`). The section a structural question
     asks for ("I finished the quick start; where do I go next?" meeting "What's Next?") needs
     no embedding closeness: such a question's words are about the reader's course, not the
-    section's content. Nor does a section the cross-encoder read as answering (a positive
-    `cross` logit): MiniLM places a short question about an abbreviation ("what is TF?") far
-    from every section, while the cross-encoder reads the sentence that uses it. When anything
-    passes, the reranker's first choices
+    section's content. When anything passes, the reranker's first choices
     (`kept_first`) are kept too: the reranker combines every signal, while a threshold
     looks at one, and the section that answers a paraphrased question, or a long section's
     part that answers it, often shares few of the question's words.
@@ -404,11 +401,7 @@ def grade_offline(
         for c in ranked
         if max(c["signals"]["text"], asked.get(c["id"], 0.0))
         >= thresholds.min_text_coverage * known
-        and (
-            c["dense_score"] >= thresholds.min_dense
-            or c["signals"].get("asked_section")
-            or c["signals"].get("cross", 0.0) > 0
-        )
+        and (c["dense_score"] >= thresholds.min_dense or c["signals"].get("asked_section"))
     ]
     if not passing:
         return []

@@ -683,6 +683,35 @@ def thing_terms(thing: str) -> frozenset[int]:
     return terms(thing.split()[-1]) if thing else frozenset()
 
 
+DOING_ASKED = re.compile(r"^\s*what\s+(?:does|do)\s+[^?]+?\s+do\b", re.IGNORECASE)
+"""How a reader asks what a tool does ("What does the ros gazebo bridge do?")."""
+
+
+def asks_what_it_does(question: str) -> bool:
+    """Whether the asking sentence asks what a thing does."""
+    return bool(DOING_ASKED.match(asking_sentences(question)))
+
+
+MARKED_NAME = re.compile(r"(\*\*|`)(?P<name>[^*`\n]{1,60})\1")
+"""A name set in bold or as code, as docs write the tool or API they introduce."""
+ACTING_VERB = re.compile(r"\s(?P<verb>[a-z]{3,}[^s\W]s)\b")
+"""A verb in the present tense of a singular subject ("translates", "publishes")."""
+
+
+def tells_what_it_does(sentence: str, subject: frozenset[int]) -> bool:
+    """Whether a sentence says what a tool does: it opens by naming it, set in bold or as code,
+    and goes on with what it does ("The **`ros_gz_bridge`** package translates between the
+    two." for "what does the ros gazebo bridge do?"); "Each bridged topic names…" names no
+    tool."""
+    main_clause = OPENING_CLAUSE.sub("", sentence, count=1)
+    verb = ACTING_VERB.search(main_clause)
+    if not subject or verb is None:
+        return False
+    before = main_clause[: verb.start()]
+    names = [m["name"] for m in MARKED_NAME.finditer(before)]
+    return len(before.split()) <= DEFINED_WORDS and any(subject <= terms(n) for n in names)
+
+
 def defines(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence says what `subject` is: it names it among the words before its verb
     ("A node is a process…", not "A ROS 2 system is a graph of nodes") and more than how it is

@@ -554,14 +554,6 @@ async def test_a_reader_asking_what_a_mismatch_does_is_given_the_tips_body(book)
     assert "will not receive anything from a `BEST_EFFORT` publisher" in result["answer"]
 
 
-async def test_a_reader_asking_about_an_abbreviation_is_answered_from_the_sentence_using_it(book):
-    """ "TF" is two letters: MiniLM places the question far from every section, and the
-    cross-encoder reads the transform-tree section as answering it."""
-    result = await ask(book, "what is TF?")
-    assert not result.get("refusal_reason")
-    assert "TF" in result["answer"]
-
-
 async def test_a_sentence_announcing_several_sources_brings_them(book):
     """ "The gap has several sources." cannot end the answer: the sources follow it."""
     result = await ask(book, "what is the reality gap?")

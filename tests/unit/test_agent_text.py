@@ -395,18 +395,6 @@ def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness
     assert grade_offline([*firsts, other, whats_next], GradeThresholds()) == [*firsts, whats_next]
 
 
-def test_a_section_the_cross_encoder_reads_as_answering_needs_no_embedding_closeness():
-    # "what is TF?": two letters place the question far from every section in MiniLM's
-    # space, while the cross-encoder reads the sentence that uses the abbreviation
-    def ranked(name: str, cross: float) -> Candidate:
-        signals = {"text": 1.0, "cross": cross}
-        return Candidate(id=name, score=1.0, dense_score=0.2, payload={}, signals=signals)
-
-    transforms, unread = ranked("transform tree", 2.1), ranked("step size", -3.0)
-    assert grade_offline([transforms, unread], GradeThresholds()) == [transforms, unread]
-    assert grade_offline([unread], GradeThresholds()) == []
-
-
 def test_a_section_that_answers_the_asking_sentence_passes_whatever_the_scene_says():
     scene = "My humanoid keeps toppling sideways whenever the gravel path tilts."
     ask = "How do I tune the ankle damping?"
