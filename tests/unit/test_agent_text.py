@@ -28,6 +28,7 @@ from agent.offline.text import (
     asks_command_line,
     asks_for_code,
     asks_name,
+    asks_what_it_does,
     asks_why,
     block_language,
     command_terms,
@@ -50,6 +51,7 @@ from agent.offline.text import (
     states_amount,
     structural_intent,
     taught_elsewhere,
+    tells_what_it_does,
     terms,
     topic_terms,
     warns_against,
@@ -704,3 +706,12 @@ def test_a_question_asks_what_a_thing_is_or_what_it_does(question, thing):
 )
 def test_a_sentence_that_tells_the_reader_not_to_do_something_warns_against_it(sentence, warns):
     assert warns_against(sentence) is warns
+
+
+def test_a_sentence_naming_a_tool_in_bold_or_code_tells_what_it_does():
+    subject = defined_subject("What does the oven timer do?")
+    assert asks_what_it_does("What does the oven timer do?")
+    assert not asks_what_it_does("What is the oven timer?")
+    assert tells_what_it_does("The **`oven_timer`** node rings when the crust sets.", subject)
+    assert not tells_what_it_does("Each timed loaf rests for an hour.", subject)
+    assert not tells_what_it_does("The `oven_timer` is loud.", subject)  # says how it is
