@@ -703,13 +703,20 @@ def tells_what_it_does(sentence: str, subject: frozenset[int]) -> bool:
     and goes on with what it does ("The **`ros_gz_bridge`** package translates between the
     two." for "what does the ros gazebo bridge do?"); "Each bridged topic names…" names no
     tool."""
-    main_clause = OPENING_CLAUSE.sub("", sentence, count=1)
-    verb = ACTING_VERB.search(main_clause)
-    if not subject or verb is None:
+    around = _around_verb(sentence, ACTING_VERB)
+    if not subject or around is None:
         return False
-    before = main_clause[: verb.start()]
-    names = [m["name"] for m in MARKED_NAME.finditer(before)]
-    return len(before.split()) <= DEFINED_WORDS and any(subject <= terms(n) for n in names)
+    return any(subject <= terms(m["name"]) for m in MARKED_NAME.finditer(around[0]))
+
+
+def _around_verb(sentence: str, verb: re.Pattern[str]) -> tuple[str, str] | None:
+    """The words before and after the main clause's `verb` (after an `OPENING_CLAUSE`), when
+    at most `DEFINED_WORDS` words come before it: where a sentence names what it speaks of."""
+    main_clause = OPENING_CLAUSE.sub("", sentence, count=1)
+    found = verb.search(main_clause)
+    if found is None or len(main_clause[: found.start()].split()) > DEFINED_WORDS:
+        return None
+    return main_clause[: found.start()], main_clause[found.end() :]
 
 
 def defines(sentence: str, subject: frozenset[int]) -> bool:
@@ -724,14 +731,13 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
         return subject <= terms(_entry_term(entry["bold"] or entry["under"], subject))
-    main_clause = OPENING_CLAUSE.sub("", sentence, count=1)
-    verb = DEFINING_VERB.search(main_clause)
-    if verb is None:
+    around = _around_verb(sentence, DEFINING_VERB)
+    if around is None:
         return False
-    before = main_clause[: verb.start()]
-    if HOW_IT_IS.fullmatch(PREDICATE_END.split(main_clause[verb.end() :], maxsplit=1)[0]):
+    before, after = around
+    if HOW_IT_IS.fullmatch(PREDICATE_END.split(after, maxsplit=1)[0]):
         return False
-    return len(before.split()) <= DEFINED_WORDS and subject <= terms(_named(before, subject))
+    return subject <= terms(_named(before, subject))
 
 
 def _named(before: str, subject: frozenset[int]) -> str:
