@@ -1,5 +1,5 @@
 """The one vocabulary of structural sections: the headings a book gives its objectives,
-prerequisites, takeaways, next steps, reviews and references.
+prerequisites, takeaways, next steps, starting point, reviews and references.
 
 Ingest marks such sections `structural`; the agent finds the one a question asks for ("what
 should I know before starting?" wants the prerequisites). Phrases match inside a heading,
@@ -29,6 +29,16 @@ STRUCTURAL_SECTIONS: dict[str, tuple[str, ...]] = {
         "what you learned",
     ),
     "next steps": ("next step", "next section", "next module", "next lesson", "what's next"),
+    "starting point": (
+        "where to start",
+        "where to begin",
+        "start here",
+        "begin here",
+        "how to read this",
+        "how to use this",
+        "learning path",
+        "reading order",
+    ),
     "review": (
         "check your understanding",
         "review questions",

@@ -58,10 +58,17 @@ STRUCTURAL_INTENTS = {
         r"\bnext steps?\b|\bcomes? (next|after (the|this))\b|\bwhere do i go\b"
         r"|\b(read|study|learn|do) next\b"
     ),
+    "starting point": re.compile(
+        r"\bwhere (?:do|should|can|would|to) (?:i |we |you |one )?(?:start|begin)\b"
+        r"(?=\s*(?:$|[?.!,;:]|with\b|reading\b|learning\b|if\b|as\b|when\b|in\b|here\b))"
+        r"|\b(?:read|study|learn) first\b|\bfirst (?:page|chapter|lesson|module) to read\b"
+        r"|\bin (?:what|which) order (?:should|do|can) (?:i|we|you) (?:read|take|follow|go)\b"
+    ),
 }
 """Structural sections a question can ask for, and the phrases that ask for them: phrases about
-the reader's course ("what will I learn", "what comes after this chapter"), not words that also
-ask about the topic ("how does the robot remember", "what do I need to know about QoS")."""
+the reader's course ("what will I learn", "what comes after this chapter", "what should I read
+first?"), not words that also ask about the topic ("how does the robot remember", "what do I
+need to know about QoS", "where do I start the bridge?")."""
 HEADING = re.compile(r"^#{1,6}\s+\S")
 LIST_ITEM = re.compile(r"^([-*+]|\d+[.)])\s+")
 COMMAND_ASKED = (

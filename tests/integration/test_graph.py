@@ -561,6 +561,16 @@ async def test_a_sentence_announcing_several_sources_brings_them(book):
         assert source in result["answer"]
 
 
+async def test_a_new_reader_asking_what_to_read_first_is_pointed_to_where_to_start(book):
+    """A question about the reader's course shares no topic with the section that answers it,
+    so it is found by the section's kind, as "what comes next?" finds "Next Steps"."""
+    for question in ("what should I read first?", "I'm new to robotics, where should I begin?"):
+        result = await ask(book, question)
+        assert not result.get("refusal_reason"), question
+        assert result["sources"][0]["heading"] == "Where to Start", question
+        assert "start with Module 1" in result["answer"], question
+
+
 async def test_a_reader_asking_how_to_make_sure_of_safety_is_answered(book):
     """ "sure" is no topic: the question is about voice commands and danger, which the voice
     lesson's validation step answers."""

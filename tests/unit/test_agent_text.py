@@ -146,6 +146,10 @@ def test_intents_are_recognised():
         "learning objectives"
     )
     assert structural_intent("What does this module cover?") == "learning objectives"
+    assert structural_intent("What should I read first?") == "starting point"
+    assert structural_intent("I'm new to robotics, where should I begin?") == "starting point"
+    assert structural_intent("Where do I start?") == "starting point"
+    assert structural_intent("In what order should I read the modules?") == "starting point"
 
 
 @pytest.mark.parametrize(
@@ -159,6 +163,9 @@ def test_intents_are_recognised():
         "How do I take away power from the motors?",
         "Which topics does the camera node publish?",
         "Does the book cover MoveIt?",
+        "Where do I start the bridge?",
+        "Where should I begin the walking gait, from standing?",
+        "What do I do first when the build fails?",
     ],
 )
 def test_words_that_also_ask_about_the_topic_are_not_structural_intents(question):

@@ -182,6 +182,8 @@ def test_section_types_are_classified(settings):
         "\n## Topics Covered\n\n- Publishers\n- Subscribers\n"
         "\n## Short Answer Questions\n\n1. What does a publisher do?\n"
         "\n## Table of Contents\n\n- [What is a topic?](#what-is-a-topic)\n"
+        "\n## Where to Start\n\nRead the lessons in order.\n"
+        "\n## Getting Started\n\nInstall the package first.\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -195,6 +197,8 @@ def test_section_types_are_classified(settings):
         "Topics Covered": "structural",  # a chapter's list of what its lessons teach
         "Short Answer Questions": "structural",  # a quiz inside a lesson
         "Table of Contents": "structural",  # links to the page's own sections
+        "Where to Start": "structural",  # the reading order, not a topic
+        "Getting Started": "instructional",  # an install guide in many docs
     }
 
 
