@@ -2,8 +2,9 @@
 points back to, its numbered list whole, the lead-in of its list, the sentence before its code,
 what its lead-in introduces (a sentence ending in ":", or one that names "the following" list,
 table or code, or "the example below"; a bold label such as "**Performance-Guided
-Randomization**" introduces the list or sentence under it, as a heading would), the heading of
-the subsection it sits in, the other form of a block that the book offers after a line "or",
+Randomization**" introduces the list or sentence under it, as a heading would), the other
+subsections with code that a lead-in introduces with its first, the heading of the subsection
+it sits in, the other form of a block that the book offers after a line "or",
 the opening of an admonition whose title it is, the next sentence that adds "another" of what
 it told, what a sentence announces ("The gap has several sources." and the sources), and, of
 a long table, the header with the rows that answer. A lead-in whose next unit is not quoted is
@@ -17,6 +18,7 @@ from typing import TypeVar
 from agent.offline.text import (
     ADMONITION_TITLE,
     ORDERED_ITEM,
+    heading_level,
     is_block,
     is_code,
     is_heading,
@@ -112,6 +114,8 @@ ANNOUNCED = {"a couple of": 2, "two": 2, "three": 3, "four": 4, "five": 5}
 ANNOUNCED_VAGUELY = 3
 ASIDE = re.compile(r"\([^()]+\)[.!]?")
 """A sentence wholly in parentheses."""
+MAX_SUBSECTIONS = 4
+"""A lead-in to subsections brings up to this many of them (`_sibling_subsections`)."""
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,7 @@ def opens_with_reference(sentence: str) -> bool:
 def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
     """`chosen` and what it needs to be read, in no particular order."""
     by_position = {(p.document, p.position): p for p in places}
+    chosen = set(chosen)
     picked = set(chosen)
     picked |= _continuations(picked, by_position)
     picked |= _introduced(picked, by_position, places)
@@ -200,7 +205,69 @@ def with_context(chosen: Iterable[P], places: list[P]) -> list[P]:
         picked |= _announced(picked, by_position)
     picked = _without_dangling_lead_ins(picked, by_position)
     picked |= _subsection_headings(picked, by_position, places)
+    picked |= _sibling_subsections(picked, by_position, chosen)
     return list(picked)
+
+
+def _sibling_subsections(
+    picked: set[P], by_position: dict[tuple[int, int], P], chosen: set[P]
+) -> set[P]:
+    """The later subsections a lead-in introduces, when it was chosen for the answer and the
+    first one's heading and code are quoted: such subsections are the same thing done another
+    way (a platform, a tool, a shell), and answer together ("You may install pnpm … using the
+    following scripts." above "On Windows" and "On POSIX systems" gave the Windows script
+    alone). Each next subsection of the first one's level, up to `MAX_SUBSECTIONS` in all and
+    until a heading above them, brings its heading, its opening sentence and its first code
+    block with the line that leads in to it. Subsections in prose (a lesson's principles) are
+    left to the first one: brought whole, they lengthened six answers of the shared books with
+    what the question did not ask, for one fact gained."""
+    found: set[P] = set()
+    for lead in chosen:
+        first = _after(lead, by_position)
+        if first not in picked or not _leads_to_subsections(lead.text, first.text):
+            continue
+        sections = _subsections(first, by_position)
+        if len(sections[0]) > 1 and is_list_item(sections[0][1].text):
+            continue  # subheadings of a list, which `_introduced` reads with the list
+        if not any(is_code(p.text) and p in picked for p in sections[0]):
+            continue  # prose subsections (principles, features): the first says enough
+        for heading, *body in sections[1:MAX_SUBSECTIONS]:
+            shown: list[P] = []
+            if body and _is_sentence(body[0].text) and not _is_lead_in(body[0].text):
+                shown.append(body[0])
+            code = next((p for p in body if is_code(p.text)), None)
+            if code is not None:
+                lead_in = _before(code, by_position)
+                shown += [lead_in, code] if lead_in and _is_lead_in(lead_in.text) else [code]
+            found.update([heading, *shown] if shown else [])
+    return found
+
+
+def _leads_to_subsections(lead: str, following: str) -> bool:
+    """Whether `lead` introduces subsections: a heading follows a sentence that ends in ":"
+    or names "the following"."""
+    return (
+        is_heading(following)
+        and _is_sentence(lead)
+        and (ends_in_colon(lead) or bool(FOLLOWING.search(lead)))
+    )
+
+
+def _subsections(first: P, by_position: dict[tuple[int, int], P]) -> list[list[P]]:
+    """From the heading `first` on, each subsection of its level as its heading and the units
+    under it, until a heading above that level or the end of the chunk."""
+    level = heading_level(first.text)
+    sections: list[list[P]] = []
+    place: P | None = first
+    while place is not None:
+        if is_heading(place.text) and heading_level(place.text) < level:
+            break
+        if is_heading(place.text) and heading_level(place.text) == level:
+            sections.append([place])
+        else:
+            sections[-1].append(place)
+        place = _after(place, by_position)
+    return sections
 
 
 def _without_dangling_lead_ins(picked: set[P], by_position: dict[tuple[int, int], P]) -> set[P]:

@@ -1151,6 +1151,11 @@ def heading_text(unit: str) -> str:
     return unit.lstrip("#").strip()
 
 
+def heading_level(unit: str) -> int:
+    """A heading unit's level: its number of `#` marks."""
+    return len(unit) - len(unit.lstrip("#"))
+
+
 def is_list_item(unit: str) -> bool:
     """Whether a unit is a bulleted or numbered list item."""
     return bool(LIST_ITEM.match(unit))

@@ -360,6 +360,7 @@ def test_a_lead_in_to_subsections_brings_the_first_ones_opening_and_what_it_lead
     said = answer("Which principles does baking bread rest on?", [text], ["Bread"])
     assert said.index("few principles:") < said.index("**Principle 1: Fermentation**")
     assert said.index("**Principle 1: Fermentation**") < said.index("Yeast turns sugar")
+    assert "Principle 2" not in said  # subsections in prose: the first one says enough
     # an opening that leads in itself brings its list
     leading = text.replace(
         "Yeast turns sugar into gas, which lifts the dough. It needs warmth.",
@@ -368,6 +369,23 @@ def test_a_lead_in_to_subsections_brings_the_first_ones_opening_and_what_it_lead
     said = answer("Which principles does baking bread rest on?", [leading], ["Bread"])
     assert said.index("**Principle 1: Fermentation**") < said.index("in these steps:")
     assert said.index("in these steps:") < said.index("gas lifts the dough")
+
+
+def test_a_lead_in_to_subsections_brings_each_of_them_up_to_the_next_higher_heading():
+    text = (
+        "You can heat the oven with any of the following fuels.\n\n"
+        "### With gas\n\nNote: Check the pilot light first.\n\nLight it so:\n\n"
+        "```sh\nignite --gas\n```\n\n"
+        "### With wood\n\nWood burns unevenly.\n\n```sh\nignite --wood\n```\n\n"
+        "### With coal\n\nSet the damper to this:\n\n```sh\nignite --coal\n```\n\n"
+        "## Cleaning the oven\n\nScrape the ash out.\n\n```sh\nclean --ash\n```"
+    )
+    said = answer("How do I heat the oven with gas?", [text], ["Heating"])
+    for shown in ("**With gas**", "ignite --gas", "**With wood**", "Wood burns unevenly."):
+        assert shown in said
+    assert said.index("ignite --wood") < said.index("**With coal**")
+    assert said.index("Set the damper to this:") < said.index("ignite --coal")
+    assert "Cleaning" not in said and "clean --ash" not in said
 
 
 def test_a_listed_answer_brings_its_subheadings_but_not_the_next_sections_heading():
