@@ -46,6 +46,7 @@ from agent.offline.cohesion import (
     answering_rows,
     ends_in_colon,
     introduces,
+    leans_back,
     with_context,
 )
 from agent.offline.condense import appended_topic, asking_part
@@ -76,6 +77,7 @@ from agent.offline.text import (
     gives_reason,
     heading_answers_intent,
     heading_text,
+    introduces_term,
     is_block,
     is_code,
     is_heading,
@@ -383,6 +385,7 @@ def select_excerpts(
             chosen += _stated(chosen, excerpts, states_amount)
         if subject:
             chosen += _definition(chosen, excerpts, subject, asks_what_it_does(question))
+            chosen = _naming_the_thing(chosen, every, subject)
         if asks_name(question):
             chosen += _names(question, chosen, excerpts)
         if negated(question):
@@ -800,6 +803,35 @@ def _definition(
     doing = _first_stating(chosen, relevant, says_what_it_does) if asks_doing else []
     stated = doing or _stated(chosen, excerpts, says_what)
     return stated or _first_stating(chosen, relevant, says_what)
+
+
+def _naming_the_thing(
+    chosen: list[Excerpt], every: list[Excerpt], subject: frozenset[int]
+) -> list[Excerpt]:
+    """For a question that asks what a thing is, once a chosen unit introduces it as a term
+    (`introduces_term`: says what it is, its name in bold or code), only the units that name
+    it: the others were chosen for the words that set the thing in its field ("What is a ROS
+    2 topic?" chose "A ROS 2 system is a graph of **nodes**." and the DDS sentence before "A
+    **topic** is a named, typed channel…"). What a kept unit leans on or leads in to comes
+    back with it (`with_context`). So does a unit of the paragraph that introduces it, or one
+    that leans back on a unit naming it ("Prettier does nothing to help with those kind of
+    rules. They are also the most important ones…"): both go on about it. A plain sentence
+    that seems to say what the thing is does not decide: "the difference between the two" or
+    "the steps" are no terms."""
+    introducing = {(e.document, e.group) for e in chosen if introduces_term(e.text, subject)}
+    if not introducing:
+        return chosen
+    at = {(e.document, e.position): e for e in every}
+
+    def about_it(unit: Excerpt) -> bool:
+        previous = at.get((unit.document, unit.position - 1))
+        return (
+            subject <= terms(unit.text)
+            or (unit.document, unit.group) in introducing
+            or (leans_back(unit.text) and previous is not None and subject <= terms(previous.text))
+        )
+
+    return [e for e in chosen if about_it(e)]
 
 
 def _named_after(thing: str, headings: list[str]) -> frozenset[int]:

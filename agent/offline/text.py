@@ -716,6 +716,15 @@ def tells_what_it_does(sentence: str, subject: frozenset[int]) -> bool:
     return any(subject <= terms(m["name"]) for m in MARKED_NAME.finditer(around[0]))
 
 
+def introduces_term(sentence: str, subject: frozenset[int]) -> bool:
+    """Whether a sentence `defines` the subject and sets its name in bold or as code, as a book
+    marks the term it introduces ("A **topic** is a named, typed channel…", "**Real-time
+    Factor**: Ratio of…")."""
+    return defines(sentence, subject) and any(
+        subject <= terms(m["name"]) for m in MARKED_NAME.finditer(sentence)
+    )
+
+
 def _around_verb(sentence: str, verb: re.Pattern[str]) -> tuple[str, str] | None:
     """The words before and after the main clause's `verb` (after an `OPENING_CLAUSE`), when
     at most `DEFINED_WORDS` words come before it: where a sentence names what it speaks of."""

@@ -571,6 +571,14 @@ async def test_a_new_reader_asking_what_to_read_first_is_pointed_to_where_to_sta
         assert "start with Module 1" in result["answer"], question
 
 
+async def test_a_term_the_book_introduces_is_said_without_the_sentences_about_its_field(book):
+    """Every section of a ROS 2 book names ROS 2: "A ROS 2 system is a graph of nodes" shares
+    more of the question's words than the sentence that says what a topic is."""
+    result = await ask(book, "what is a ROS 2 topic?")
+    assert "A **topic** is a named, typed channel" in result["answer"]
+    assert "graph of **nodes**" not in result["answer"]
+
+
 async def test_a_reader_asking_how_to_make_sure_of_safety_is_answered(book):
     """ "sure" is no topic: the question is about voice commands and danger, which the voice
     lesson's validation step answers."""

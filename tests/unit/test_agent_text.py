@@ -40,6 +40,7 @@ from agent.offline.text import (
     failure_words,
     gives_advice,
     gives_reason,
+    introduces_term,
     is_heading,
     is_shell_block,
     named_languages,
@@ -722,3 +723,11 @@ def test_a_sentence_naming_a_tool_in_bold_or_code_tells_what_it_does():
     assert tells_what_it_does("The **`oven_timer`** node rings when the crust sets.", subject)
     assert not tells_what_it_does("Each timed loaf rests for an hour.", subject)
     assert not tells_what_it_does("The `oven_timer` is loud.", subject)  # says how it is
+
+
+def test_a_definition_that_marks_its_term_introduces_it():
+    subject = defined_subject("What is an oven timer?")
+    assert introduces_term("An **oven timer** is a clock that rings when the crust sets.", subject)
+    assert introduces_term("**Oven timer**: a clock that rings when the crust sets.", subject)
+    assert not introduces_term("An oven timer is a clock that rings.", subject)  # unmarked
+    assert not introduces_term("The **oven** is hot.", subject)  # another thing

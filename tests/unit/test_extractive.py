@@ -371,6 +371,21 @@ def test_a_lead_in_to_subsections_brings_the_first_ones_opening_and_what_it_lead
     assert said.index("in these steps:") < said.index("gas lifts the dough")
 
 
+def test_a_term_the_book_introduces_is_answered_without_what_only_shares_its_field():
+    text = (
+        "Every bakery proofs its dough overnight before the morning bake. "
+        "A **proofing cabinet** is a warm box where dough rises. It keeps the humidity steady."
+        "\n\nA bakery proofs rye dough for longer than wheat dough."
+    )
+    said = answer("What is a bakery proofing cabinet?", [text], ["Proofing"])
+    assert "warm box" in said and "It keeps the humidity steady." in said
+    assert "Every bakery proofs" in said  # the paragraph that introduces it
+    assert "rye dough" not in said  # shares "bakery", says nothing of the cabinet
+    # a sentence that does not mark the term decides nothing
+    plain = answer("What is a bakery proofing cabinet?", [text.replace("**", "")], ["Proofing"])
+    assert "rye dough" in plain
+
+
 def test_a_lead_in_to_subsections_brings_each_of_them_up_to_the_next_higher_heading():
     text = (
         "You can heat the oven with any of the following fuels.\n\n"
