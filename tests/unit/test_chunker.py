@@ -184,6 +184,7 @@ def test_section_types_are_classified(settings):
         "\n## Table of Contents\n\n- [What is a topic?](#what-is-a-topic)\n"
         "\n## Where to Start\n\nRead the lessons in order.\n"
         "\n## Getting Started\n\nInstall the package first.\n"
+        "\n## How to use this hook\n\nCall it in a component.\n"
     )
     types = {
         c.payload["heading"]: c.payload["section_type"]
@@ -199,6 +200,7 @@ def test_section_types_are_classified(settings):
         "Table of Contents": "structural",  # links to the page's own sections
         "Where to Start": "structural",  # the reading order, not a topic
         "Getting Started": "instructional",  # an install guide in many docs
+        "How to use this hook": "instructional",  # an API's usage, not the reading order
     }
 
 
