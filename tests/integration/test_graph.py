@@ -580,14 +580,16 @@ async def test_a_term_the_book_introduces_is_said_without_the_sentences_about_it
 
 
 async def test_a_reader_asking_how_to_make_sure_of_safety_is_answered(book):
-    """ "sure" is no topic: the question is about voice commands and danger, which the voice
-    lesson's validation step answers."""
+    """ "sure" is no topic: the question is about voice commands and danger, which the book's
+    safety sections answer (the voice lesson's validation step, or the layers of safety that
+    name it: the two tie within the cross-encoder's int8 rounding, which differs by CPU)."""
     result = await ask(
         book,
         "how do I make sure the robot doesn't do something dangerous when given a voice command?",
     )
     assert not result.get("refusal_reason")
-    assert "Validating Before Acting" in [source["heading"] for source in result["sources"]]
+    headings = {source["heading"] for source in result["sources"]}
+    assert headings & {"Validating Before Acting", "Layers of Safety"}
 
 
 async def test_a_reader_asking_what_a_thing_is_in_ros_2_is_told_what_it_is(book):
