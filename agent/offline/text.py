@@ -711,18 +711,19 @@ def tells_what_it_does(sentence: str, subject: frozenset[int]) -> bool:
     two." for "what does the ros gazebo bridge do?"); "Each bridged topic names…" names no
     tool."""
     around = _around_verb(sentence, ACTING_VERB)
-    if not subject or around is None:
-        return False
-    return any(subject <= terms(m["name"]) for m in MARKED_NAME.finditer(around[0]))
+    return bool(subject) and around is not None and _marks_name(around[0], subject)
 
 
 def introduces_term(sentence: str, subject: frozenset[int]) -> bool:
     """Whether a sentence `defines` the subject and sets its name in bold or as code, as a book
     marks the term it introduces ("A **topic** is a named, typed channel…", "**Real-time
     Factor**: Ratio of…")."""
-    return defines(sentence, subject) and any(
-        subject <= terms(m["name"]) for m in MARKED_NAME.finditer(sentence)
-    )
+    return defines(sentence, subject) and _marks_name(sentence, subject)
+
+
+def _marks_name(text: str, subject: frozenset[int]) -> bool:
+    """Whether `text` sets a name of the subject in bold or as code (`MARKED_NAME`)."""
+    return any(subject <= terms(m["name"]) for m in MARKED_NAME.finditer(text))
 
 
 def _around_verb(sentence: str, verb: re.Pattern[str]) -> tuple[str, str] | None:
