@@ -28,7 +28,7 @@ from ingest.sections import Block, Section, parse_sections
 from ingest.tokens import count_tokens
 
 CHUNK_NAMESPACE = uuid.UUID("6f1c7a52-3a57-4f43-9d0a-0f8f4b1a9e21")
-CHUNKER_VERSION = 18
+CHUNKER_VERSION = 19
 """Bump when chunking changes, so every page is chunked again on the next ingest."""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 LIST_ITEM_START = re.compile(r"\n(?=(?:[-*+]|\d{1,9}[.)])[ \t])")

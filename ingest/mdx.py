@@ -15,7 +15,8 @@ r"""Turn MDX page bodies into plain Markdown without losing the prose inside com
 - Admonitions (`:::tip Title` … `:::`, `:::note[Title]`) become text that starts with their
   label. A title becomes a sentence and paragraph of its own (`Tip: Title.`), so an answer
   quoting it does not run it into the body's first sentence; an untitled one's label leads its
-  first paragraph (`Info: This function…`). GitHub's alerts (`> [!NOTE]`) get the same label.
+  first paragraph (`Info: This function…`), at the indent of its `:::` line, so one set inside
+  a list item stays in that item. GitHub's alerts (`> [!NOTE]`) get the same label.
 - A collapsible block's `<summary>` (`<details><summary>Server Side Rendering</summary>…`)
   becomes a bold label, a paragraph of its own (`**Server Side Rendering**`): it titles what
   the block holds, so an answer quoting the block shows its title over it rather than run
@@ -326,10 +327,11 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         if admonition:
             title = (admonition.group("bracket") or admonition.group("title") or "").strip()
             label = admonition.group("kind").capitalize()
+            indent = line[: len(line) - len(line.lstrip())]  # inside a list item, it stays there
             if title:
-                out.extend([f"{label}: {_as_sentence(title)}", ""])
+                out.extend([f"{indent}{label}: {_as_sentence(title)}", ""])
             else:  # the label leads the admonition's first paragraph ("Info: This function…")
-                out.append(f"{label}:")
+                out.append(f"{indent}{label}:")
                 while index + 1 < len(lines) and not lines[index + 1].strip():
                     index += 1
             index += 1

@@ -475,12 +475,13 @@ def _catalogue(group: list[P]) -> bool:
 
 
 def _own_code(item: P, group: list[P]) -> list[P]:
-    """The code blocks right under a list item, up to the next item, with the labels that
-    caption them (the tabs "**eslint.config.js**" and "**.eslintrc.js**" of one example)."""
+    """What sits under a list item up to the next one: its code blocks, the labels that
+    caption them (the tabs "**eslint.config.js**" and "**.eslintrc.js**" of one example) and
+    the tip it holds ("You can set `--plugin` options multiple times.")."""
     after = sorted((p for p in group if p.position > item.position), key=lambda p: p.position)
     owned: list[P] = []
     for place in after:
-        if not (is_code(place.text) or is_label(place.text)):
+        if is_list_item(place.text):
             break
         owned.append(place)
     return owned

@@ -406,6 +406,13 @@ def test_an_untitled_admonition_label_leads_its_first_paragraph():
     assert clean_mdx(":::warning\n\n```js\nx()\n```\n:::").startswith("Warning:\n```js")
 
 
+def test_an_admonition_inside_a_list_item_stays_in_the_item():
+    item = "- Bake with `--timer`:\n\n  :::tip\n\n  Pass `--timer` twice for two trays.\n\n  :::\n"
+    assert "\n  Tip:\n  Pass `--timer` twice for two trays." in clean_mdx(item)
+    titled = "- Bake:\n\n  :::note Heads up\n  Preheat.\n  :::\n"
+    assert "\n  Note: Heads up.\n" in clean_mdx(titled)
+
+
 def test_a_collapsible_blocks_summary_becomes_a_label_over_its_text():
     one_line = (
         'Tips.\n\n<details id="ssr"><summary>Server Side Rendering (SSR)'

@@ -659,6 +659,14 @@ def test_a_catalogue_of_examples_gives_the_asked_item_with_its_code_not_the_whol
     assert "door opens" not in said and "timer.chime()" not in said
 
 
+def test_a_catalogue_item_brings_the_tip_set_under_its_code():
+    tip = "  Tip:\n  Peeking is free on every model, as often as you like.\n\n"
+    with_tip = CATALOGUE.replace("timer.peek()\n  ```\n\n", "timer.peek()\n  ```\n\n" + tip)
+    said = answer("How do I read the time left without stopping the timer?", [with_tip])
+    assert "timer.peek()" in said and "as often as you like" in said
+    assert "door opens" not in said and "timer.pause()" not in said
+
+
 def test_a_thing_met_only_in_passing_is_said_to_be_only_touched():
     # "oven" is on most of the book's pages: "glow" is the one thing asked about
     everyday = terms("oven")
