@@ -54,7 +54,7 @@ IMPORT_DEFAULT = re.compile(
 IMPORT_DONE = re.compile(r"""(from\s+)?['"][^'"]+['"]\s*;?\s*$""")
 EXPORT_START = re.compile(r"^export\s")
 ADMONITION_OPEN = re.compile(
-    r"^\s*:{3,}(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*)$"
+    r"^(?P<indent>\s*):{3,}(?P<kind>[A-Za-z]+)(?:\[(?P<bracket>[^\]]*)\])?\s*(?P<title>.*)$"
 )
 GITHUB_ALERT = re.compile(
     r"^(?P<quote>\s*>\s*)\[!(?P<kind>NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$", re.IGNORECASE
@@ -327,7 +327,7 @@ def clean_mdx(body: str, resolve_partial: PartialResolver | None = None) -> str:
         if admonition:
             title = (admonition.group("bracket") or admonition.group("title") or "").strip()
             label = admonition.group("kind").capitalize()
-            indent = line[: len(line) - len(line.lstrip())]  # inside a list item, it stays there
+            indent = admonition.group("indent")  # inside a list item, it stays there
             if title:
                 out.extend([f"{indent}{label}: {_as_sentence(title)}", ""])
             else:  # the label leads the admonition's first paragraph ("Info: This function…")

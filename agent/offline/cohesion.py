@@ -444,14 +444,14 @@ def _items(group: list[P]) -> int:
 def _whole_lists(picked: set[P], places: list[P]) -> set[P]:
     """The lists of picked items, whole when short enough. A bulleted list whose items carry
     code blocks is a catalogue of examples (an API's features, each with its program): its
-    picked items come with their own code, and its picked code with its item, not the whole
-    list."""
+    picked items come with what sits under them, and its picked code with its item, not the
+    whole list."""
     found: set[P] = set()
     for place in picked:
         if is_list_item(place.text) or place.ordered:
             group = _group(place, places)
             if not place.ordered and _catalogue(group):
-                found.update(_own_code(place, group))
+                found.update(_under_item(place, group))
             elif _items(group) <= (MAX_ORDERED_ITEMS if place.ordered else MAX_LIST_ITEMS):
                 found.update(group)
         elif is_code(place.text) and _catalogue(group := _group(place, places)):
@@ -474,7 +474,7 @@ def _catalogue(group: list[P]) -> bool:
     return blocks >= CATALOGUE_BLOCKS and 2 * blocks >= _items(group)
 
 
-def _own_code(item: P, group: list[P]) -> list[P]:
+def _under_item(item: P, group: list[P]) -> list[P]:
     """What sits under a list item up to the next one: its code blocks, the labels that
     caption them (the tabs "**eslint.config.js**" and "**.eslintrc.js**" of one example) and
     the tip it holds ("You can set `--plugin` options multiple times.")."""
