@@ -52,6 +52,7 @@ from agent.offline.cohesion import (
 from agent.offline.condense import appended_topic, asking_part
 from agent.offline.decompose import question_parts
 from agent.offline.text import (
+    FILE_NAME,
     FLAG,
     LINK_ITEM,
     TYPICAL_TOPIC_TERMS,
@@ -102,6 +103,7 @@ from agent.offline.text import (
     thing_terms,
     topic_terms,
     warns_against,
+    without_file_names,
     without_setting,
 )
 from core.structure import titles_section
@@ -243,6 +245,7 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
     weighing = [u.text for units in parsed[:WEIGHING_SOURCES] for u in units]
     weights = _term_weights(answer_terms(question), weighing)
     flags = _flag_terms(question)
+    files = frozenset(name.lower() for name in FILE_NAME.findall(question))
     excerpts = []
     for document, units in enumerate(parsed):
         prior = DOCUMENT_PRIOR[min(document, len(DOCUMENT_PRIOR) - 1)]
@@ -255,7 +258,7 @@ def _score_units(question: str, parsed: list[list[Unit]], headings: list[str]) -
                 heading = _written_terms(heading_text(unit.text), flags)
                 links_only = titles_section("references", heading_text(unit.text))
             pointer = links_only or position in reading_list
-            said = _written_terms(unit.text, flags)
+            said = _written_terms(without_file_names(unit.text, files), flags)
             coverage = 0.0 if pointer else _coverage(weights, said, heading)
             if emphasised(unit.text):
                 coverage = min(1.0, coverage * EMPHASIS_CREDIT)

@@ -422,6 +422,36 @@ INLINE_CODE = re.compile(r"`([^`\n]*)`")
 PROMPT = re.compile(r"^\s*[$>]\s+")
 
 
+FILE_NAME = re.compile(
+    r"(?<![\w./-])(?:[\w-]+/)*\.?[\w-]+(?:\.[\w-]+)*\."
+    r"(?:[cm]?[jt]sx?|json5?|ya?ml|toml|mdx?|xml|html|s?css|less|sh|txt|lock|ini|cfg|env"
+    r"|py|rb|rs|go|java|kt|php|urdf|xacro|sdf|usda?|vue|svelte)(?![\w.-])",
+    re.IGNORECASE,
+)
+"""A file's name as code writes it, by one of the common extensions (`talk.launch.py`,
+`src/store.ts`, `.prettierrc.json`)."""
+
+
+def without_file_names(unit: str, asked: frozenset[str]) -> str:
+    """A unit with the file names its code passes to a command or program blanked out, except
+    those in `asked` (the lower-cased names a question writes): such a name is the example's
+    choice ("talk" in `ros2 launch my_robot_bringup talk.launch.py`), and its words say
+    nothing of the passage ("How do nodes talk to each other?"). A code span that is a file's
+    name alone is the prose naming that file ("reference it in your `package.json`"), kept."""
+
+    def blank(match: re.Match[str]) -> str:
+        return match.group() if match.group().lower() in asked else " "
+
+    def in_span(span: re.Match[str]) -> str:
+        if FILE_NAME.fullmatch(span[1].strip()):
+            return span.group()
+        return FILE_NAME.sub(blank, span.group())
+
+    if is_code(unit):
+        return FILE_NAME.sub(blank, unit)
+    return INLINE_CODE.sub(in_span, unit)
+
+
 def command_terms(texts: Iterable[str]) -> frozenset[int]:
     """Terms of the words `texts` show only as commands: each opens a line of a code block or a
     code span (`deno install`, `npx prettier`) and is never written outside code."""

@@ -56,6 +56,7 @@ from agent.offline.text import (
     terms,
     topic_terms,
     warns_against,
+    without_file_names,
     without_setting,
 )
 from agent.retrieval.vocabulary import Vocabulary
@@ -731,3 +732,13 @@ def test_a_definition_that_marks_its_term_introduces_it():
     assert introduces_term("**Oven timer**: a clock that rings when the crust sets.", subject)
     assert not introduces_term("An oven timer is a clock that rings.", subject)  # unmarked
     assert not introduces_term("The **oven** is hot.", subject)  # another thing
+
+
+def test_file_names_in_code_are_blanked_unless_asked():
+    unit = "Run `ros2 launch bringup talk.launch.py` or edit `src/store.ts`; Node.js reads it."
+    blanked = without_file_names(unit, frozenset())
+    assert "talk" not in blanked and "Node.js" in blanked
+    assert "src/store.ts" in blanked  # named alone: the prose speaks of that file
+    assert "talk.launch.py" in without_file_names(unit, frozenset({"talk.launch.py"}))
+    block = "```bash\nprettier --config .prettierrc.json src\n```"
+    assert ".prettierrc.json" not in without_file_names(block, frozenset())

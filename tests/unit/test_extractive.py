@@ -1639,3 +1639,16 @@ def test_asked_what_a_thing_is_in_a_setting_the_settings_words_choose_no_sentenc
     said = answer("What is a tray in a bakery?", [text], ["Rotas"])
     assert "A **tray** holds the loaves of one batch" in said
     assert "whiteboard" not in said and "bakery oven 1" not in said
+
+
+def test_a_word_met_only_in_a_file_name_does_not_answer():
+    # "talk" names the example's file, not what the shift does
+    line = (
+        "Ovens on one line share a bus. Each oven announces its heat on the bus, "
+        "and the other ovens listen."
+    )
+    shift = "Run the morning shift with `bakectl start talk.shift.yaml`."
+    said = answer("How do ovens talk to each other?", [line, shift])
+    assert "announces its heat" in said and "bakectl" not in said
+    said = answer("What does talk.shift.yaml start?", [line, shift])
+    assert "bakectl start talk.shift.yaml" in said
