@@ -192,14 +192,30 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     history = _history(state, runtime)
     if not history:
         return {}
-    prompt = context_of(runtime).condense_prompt
+    ctx = context_of(runtime)
+    index = (await current_resources()).searcher.index
+    vocabulary = await asyncio.to_thread(book_vocabulary, index)
     standalone, changes = await with_llm_or_offline(
         state,
         "condense",
-        lambda model: llm.condense_with_llm(model, prompt, history, question),
-        lambda _: condense_rules(question, history),
+        lambda model: llm.condense_with_llm(model, ctx.condense_prompt, history, question),
+        lambda _: _condensed_offline(question, history, vocabulary, ctx),
     )
     return {"standalone_question": standalone, **changes}
+
+
+def _condensed_offline(
+    question: str, history: list[AnyMessage], vocabulary: Vocabulary, thresholds: GradeThresholds
+) -> str:
+    """`condense_rules`; and a question that reads as complete but off-book on its own is read
+    as a follow-up when that is not off-book: "what should I vary for control?" after "What is
+    domain randomization?", in a book that never writes "vary", is about the conversation's
+    topic, which its words alone do not carry."""
+    condensed = condense_rules(question, history)
+    if condensed != question or not off_book(question, vocabulary, thresholds):
+        return condensed
+    follow_up = with_earlier_topic(question, history)
+    return question if off_book(follow_up, vocabulary, thresholds) else follow_up
 
 
 async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:

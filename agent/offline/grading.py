@@ -11,7 +11,9 @@ once in a comparison), or, asked how to use it, none is about it and about what 
 asked what it is, none is headed with it or says what it is; when it asks about another thing's
 feature ("Yarn's zero-installs") and no such chunk names the two together, or names a
 command-line flag that no such chunk spells out; or when most of its topic weight sits on words the
-book never uses (a question about risotto). Plain unknown words alone do not decide it: readers
+book never uses (a question about risotto), or when a follow-up's own words, its earlier topic
+left aside, are all words the book never uses or uses everywhere. Plain unknown words alone do
+not decide it: readers
 paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its
 embedding is close enough to the question and it covers some of the question's topic terms. The
 thresholds were calibrated on in-scope and out-of-scope questions; the graph's context inherits
@@ -22,7 +24,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from agent.offline.condense import appended_topic, asking_part
+from agent.offline.condense import ANAPHORA, appended_topic, asking_part
 from agent.offline.text import (
     BOLD,
     COMPOUND,
@@ -348,9 +350,23 @@ def unknown_share(question: str, vocabulary: Vocabulary) -> float:
 
 def off_book(question: str, vocabulary: Vocabulary, thresholds: GradeThresholds) -> bool:
     """Whether the question is about something the book never covers, whatever is retrieved."""
-    return bool(unknown_names(question, vocabulary)) or (
-        unknown_share(question, vocabulary) > thresholds.max_unknown_share
+    return (
+        bool(unknown_names(question, vocabulary))
+        or unknown_share(question, vocabulary) > thresholds.max_unknown_share
+        or _asks_only_unknown_words(question, vocabulary)
     )
+
+
+def _asks_only_unknown_words(question: str, vocabulary: Vocabulary) -> bool:
+    """Whether a follow-up condensed with its earlier topic ("can it dance? (domain
+    randomization)") asks, in its own words, only about words the book never uses, or uses
+    everywhere (a robotics book's "robot"): the topic's words are the book's, and would
+    otherwise make anything asked of it look covered. The words that point back to the topic
+    ("is there one for safari?") are not its own."""
+    own, topic = appended_topic(question)
+    asked = topic_terms(ANAPHORA.sub(" ", own))
+    telling = {t for t in asked if vocabulary.knows(t)} - vocabulary.everyday(asked)
+    return bool(topic and asked) and not telling
 
 
 def ask_coverage(

@@ -107,6 +107,25 @@ async def test_a_follow_up_answered_about_something_else_gets_the_hedge(book):
     assert "Gazebo" not in result["answer"]
 
 
+async def test_a_follow_up_asking_only_what_the_book_never_says_is_refused(book):
+    # "(domain randomization)" is appended to it, and the book teaches that; "dance" it never says
+    history = [HumanMessage("What is domain randomization?"), AIMessage("Varying the sim.")]
+    result = await ask(book, "how do I make it dance?", history)
+    assert result["refusal_reason"] == "off_book"
+    result = await ask(book, "and for control?", history)
+    assert result["refusal_reason"] is None and "link masses" in result["answer"]
+
+
+async def test_a_question_off_book_on_its_own_is_read_as_a_follow_up(book):
+    # the book never writes "vary": alone, most of the question's weight is on it
+    alone = await ask(book, "what should I vary for control?")
+    assert alone["refusal_reason"] == "off_book"
+    history = [HumanMessage("What is domain randomization?"), AIMessage("Varying the sim.")]
+    result = await ask(book, "what should I vary for control?", history)
+    assert result["standalone_question"].endswith("(domain randomization)")
+    assert result["refusal_reason"] is None and "link masses" in result["answer"]
+
+
 async def test_an_all_caps_names_plural_is_the_books_name(book):
     # the book writes "GPU"; "GPUs" stemmed as written was a name it never uses: off-book
     result = await ask(book, "Do I need two GPUs for Isaac Sim?")

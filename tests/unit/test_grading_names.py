@@ -1,7 +1,9 @@
 """Names in a question, and the ones a book only mentions in passing (refused offline)."""
 
 from agent.offline.grading import (
+    GradeThresholds,
     foreign_features,
+    off_book,
     passing_names,
     question_names,
     unexplained_subject,
@@ -114,6 +116,20 @@ def test_another_command_of_a_tool_the_book_only_shows_is_off_book():
     # a command the book shows, and a word it writes in prose before an unknown one, are not
     assert unknown_names("Can deno install pin a version?", vocabulary) == []
     assert unknown_names("What if something breaks when I format?", vocabulary) == []
+
+
+def test_a_follow_up_asking_only_words_the_book_never_uses_is_off_book():
+    frequencies = {t: 4 for t in terms("domain randomization vary lighting run")}
+    vocabulary = Vocabulary(frequencies | {t: 80 for t in terms("robot")}, 100)
+    thresholds = GradeThresholds()
+    # its earlier topic's words are the book's, yet nothing the reader asks of it is
+    assert off_book("can it dance? (domain randomization)", vocabulary, thresholds)
+    assert off_book("is there one for safari? (domain randomization)", vocabulary, thresholds)
+    assert off_book("can the robot dance? (domain randomization)", vocabulary, thresholds)
+    # a word of its own the book uses, or no topic appended, and the usual bar decides
+    assert not off_book("can it run backwards? (domain randomization)", vocabulary, thresholds)
+    assert not off_book("how do I vary the lighting?", vocabulary, thresholds)
+    assert not off_book("and the other one? (domain randomization)", vocabulary, thresholds)
 
 
 def chunk(text: str) -> Candidate:
