@@ -13,11 +13,10 @@ feature ("Yarn's zero-installs") and no such chunk names the two together, or na
 command-line flag that no such chunk spells out; or when most of its topic weight sits on words the
 book never uses (a question about risotto), or when a follow-up's own words, its earlier topic
 left aside, are all words the book never uses or uses everywhere. Plain unknown words alone do
-not decide it: readers
-paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk is kept when its
-embedding is close enough to the question and it covers some of the question's topic terms. The
-thresholds were calibrated on in-scope and out-of-scope questions; the graph's context inherits
-them.
+not decide it: readers paraphrase ("drawbacks" for the book's "limitations"). Otherwise a chunk
+is kept when its embedding is close enough to the question and it covers some of the question's
+topic terms. The thresholds were calibrated on in-scope and out-of-scope questions; the graph's
+context inherits them.
 """
 
 import re
