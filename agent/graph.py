@@ -193,27 +193,32 @@ async def condense(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if not history:
         return {}
     ctx = context_of(runtime)
-    index = (await current_resources()).searcher.index
-    vocabulary = await asyncio.to_thread(book_vocabulary, index)
     standalone, changes = await with_llm_or_offline(
         state,
         "condense",
         lambda model: llm.condense_with_llm(model, ctx.condense_prompt, history, question),
-        lambda _: _condensed_offline(question, history, vocabulary, ctx),
+        # None: condense offline below, where the book's vocabulary can be read off the event loop
+        lambda _: None,
     )
+    if standalone is None:
+        index = (await current_resources()).searcher.index
+        standalone = await asyncio.to_thread(_condensed_offline, question, history, index, ctx)
     return {"standalone_question": standalone, **changes}
 
 
 def _condensed_offline(
-    question: str, history: list[AnyMessage], vocabulary: Vocabulary, thresholds: GradeThresholds
+    question: str, history: list[AnyMessage], index: BookIndex, thresholds: GradeThresholds
 ) -> str:
     """`condense_rules`; and a question that reads as complete but off-book on its own is read
     as a follow-up when that is not off-book: "what should I vary for control?" after "What is
     domain randomization?", in a book that never writes "vary", is about the conversation's
     topic, which its words alone do not carry."""
     condensed = condense_rules(question, history)
-    if condensed != question or not off_book(question, vocabulary, thresholds):
+    if condensed != question:
         return condensed
+    vocabulary = book_vocabulary(index)
+    if not off_book(question, vocabulary, thresholds):
+        return question
     follow_up = with_earlier_topic(question, history)
     return question if off_book(follow_up, vocabulary, thresholds) else follow_up
 
