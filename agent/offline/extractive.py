@@ -563,10 +563,12 @@ def _prerequisite(
     step: the book teaches that elsewhere or takes it as read, and the sections that use it
     answer. Nor is a step that says where the book teaches it ("A running Gazebo world with a
     spawned robot, from the previous lesson"): the caveat would be untrue. Nor when another
-    source's unit holds most of the question and every word of it beyond the book's everyday
-    ones (`asked`: "an emergency stop that cuts motor power…" in "Layers of Safety", for
-    "How do I stop the robot in an emergency?", whose lesson's prerequisites ask for a robot
-    with one): the book teaches it there."""
+    source's sentence holds most of the question and every word of it beyond the book's
+    everyday ones (`asked`: "an emergency stop that cuts motor power…" in "Layers of Safety",
+    for "How do I stop the robot in an emergency?", whose lesson's prerequisites ask for a
+    robot with one): the book teaches it there. A program does not teach it by its words (a
+    workspace's `colcon build --symlink-install` in a book whose commands all start `ros2`
+    does not say how to install ROS 2)."""
     if not (asks_how_to(question) and headings) or structural_intent(question):
         return []
     if not heading_answers_intent("prerequisites", headings[0]):
@@ -577,9 +579,10 @@ def _prerequisite(
     if asks_knowledge(own[0].text) or taught_elsewhere(own[0].text):  # not a step it leaves out
         return []
     if asked and any(
-        e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE for e in excerpts
+        e.document and asked <= e.topic and e.coverage >= TAUGHT_COVERAGE and not is_code(e.text)
+        for e in excerpts
     ):
-        return []  # another source names all of it: the book teaches it there
+        return []  # another source says all of it: the book teaches it there
     return own[:FIRST_UNITS]
 
 

@@ -363,6 +363,13 @@ PREFIX_HYPHENED = re.compile(
 leave out: read as written and as one word."""
 
 
+VERSIONED_NAME = re.compile(r"(?<![\w.-])(?P<name>[a-z]{2,}|[A-Z]{2,})[0-9](?![\w.-])")
+"""A name with its major version written on ("ROS2", "tf2", "HTML5"), which writers as often
+set apart ("ROS 2") or leave out ("TF" for tf2): read as written and as the name alone. Only
+a name in one case: a capitalised word with a digit is more often a name in example code
+(`App2`, `Item1`) than a version."""
+
+
 @lru_cache(maxsize=4096)
 def terms(text: str) -> frozenset[int]:
     """Stemmed term ids of `text`, stopwords removed (Qdrant's BM25 analyzer), irregular forms
@@ -371,6 +378,7 @@ def terms(text: str) -> frozenset[int]:
     prefixed word with a hyphen also as one word ("re-renders" also as "rerenders")."""
     singular = ACRONYM_PLURAL.sub(r"\1", text)
     joined = PREFIX_HYPHENED.sub(lambda m: f"{m.group()} {m['prefix']}{m['word']}", singular)
+    joined = VERSIONED_NAME.sub(lambda m: f"{m.group()} {m['name']}", joined)
     return frozenset(bm25_analyzer().embed_query(base_forms(joined)).indices)
 
 

@@ -630,3 +630,11 @@ async def test_a_follow_up_asking_how_it_differs_compares_both_sides(book):
     result = await ask(book, "how is it different from an action?", history)
     assert "Three Ways to Communicate" in [source["heading"] for source in result["sources"]]
     assert "| Service | one request, one response |" in result["answer"]
+
+
+async def test_a_name_asked_without_its_version_is_the_versioned_name_the_book_explains(book):
+    """ "TF" is the sample book's **tf2**, whose section says what it tracks and publishes."""
+    result = await ask(book, "what is TF?")
+    assert not result.get("refusal_reason")
+    assert result["sources"][0]["heading"] == "Publishing the Transform Tree"
+    assert result["answer"].startswith("ROS 2 tracks the pose of every frame with **tf2**.")

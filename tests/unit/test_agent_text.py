@@ -533,6 +533,16 @@ def test_a_hyphened_prefix_is_also_read_as_one_word():
     assert terms("sim-to-real") == terms("sim to real")  # no prefix: as before
 
 
+def test_a_name_with_its_version_written_on_is_also_read_as_the_name():
+    # a reader's "ROS 2" meets a book's "ROS2", and "TF" the book's "tf2"
+    assert terms("ROS") < terms("ROS2")
+    assert terms("tf") < terms("tf2")
+    assert terms("HTML") < terms("HTML5")
+    assert not terms("App") <= terms("App2")  # a name in example code, not a version
+    assert not terms("base") <= terms("base64")  # an encoding, not base's 64th version
+    assert not terms("python") <= terms("python3.11")  # a whole version: as before
+
+
 def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
     # "many" is in no sentence that answers, so as a topic word it would weigh the most and
     # leave every answering sentence looking weak
