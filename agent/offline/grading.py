@@ -76,19 +76,22 @@ def unknown_names(question: str, vocabulary: Vocabulary) -> list[str]:
     commands (`_unknown_subcommands`).
 
     A plain capitalised word ("Go" in "gofmt's rules for Go code") whose terms the book writes
-    only in lower case ("go ahead and run…") names something the book never names. Words of
+    only in lower case ("go ahead and run…") names something the book never names, when the
+    reader writes it: a follow-up's earlier topic keeps the capital of a word that opened the
+    earlier turn ("People on my team…" carried as "(People team…)"). Words of
     other shapes (all-caps, CamelCase, identifiers) are judged by their terms alone: readers
     and books spell "DOF", "DoF" and "dof" alike. Only the sentences that ask are read (with a
     follow-up's earlier topic): a name in the scene a question sets ("Our CI machines are
     slow… What is the default waiting limit?") is the reader's setting, as in `passing_names`.
     """
+    own = set(question_names(appended_topic(question)[0]))
     question = asking_part(question)
     file_types = FILE_TYPE.findall(QUOTED.sub(" ", question))
     return [
         name
         for name in [*file_types, *question_names(question)]
         if not all(vocabulary.knows(t) for t in terms(name))
-        or (PLAIN_CAPITALISED.fullmatch(name) and not vocabulary.names(terms(name)))
+        or (PLAIN_CAPITALISED.fullmatch(name) and name in own and not vocabulary.names(terms(name)))
     ] + _unknown_subcommands(question, vocabulary)
 
 
@@ -125,8 +128,10 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     of what is asked (a warning that names Terser does not say how to keep Terser's class
     names). A name only in the scene a question sets ("Updating the store from a setTimeout
     callback causes glitches. How do I fix that?") is the reader's setting, not what they ask
-    about: it needs no chunk that names it, unless the asking sentence asks about a thing of
-    the scene by "its" ("I use Sublime Text with the JsPrettier package. Which setting in its
+    about: it needs no chunk that names it, and nor does a name only in a follow-up's earlier
+    topic ("How can I try it out locally? (small Prettier plugin Lisp-like language…)": the
+    conversation's setting), unless the asking sentence asks about a thing of the scene by
+    "its" ("I use Sublime Text with the JsPrettier package. Which setting in its
     settings file…", `asks_of_scene`).
     """
     asked = appended_topic(question)[0]
@@ -142,8 +147,8 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
     missing = []
     for name in rare:
         named = terms(name)
-        if asking != asked.strip() and not in_asking[name]:
-            continue  # only in the scene: the reader's setting, not what they ask about
+        if not in_asking[name]:
+            continue  # only in the scene or the earlier turn: the reader's setting
         if how_to and in_asking[name]:
             rest = topic_terms(asking) - named
             answered = any(

@@ -99,6 +99,9 @@ def test_a_capitalised_word_the_book_writes_only_in_lower_case_names_something_e
     # a vocabulary read without the text judges no word by its case
     unread = Vocabulary(vocabulary.document_frequency, 100)
     assert unknown_names("Which rules does gofmt enforce for Go code?", unread) == []
+    # a follow-up's earlier topic keeps the capital of the word that opened the earlier turn
+    # ("Go ahead and run the formatter…"): the reader wrote no name
+    assert unknown_names("Does that enforce rules? (Go ahead run formatter)", vocabulary) == []
 
 
 def test_another_command_of_a_tool_the_book_only_shows_is_off_book():
@@ -283,6 +286,12 @@ def test_a_name_only_in_the_scene_a_question_sets_is_the_readers_setting():
     # named where the question asks, it is what the question is about
     asked = "Updating the store renders a stale child. Should I use setTimeout to fix it?"
     assert passing_names(asked, vocabulary, kept) == ["setTimeout"]
+    # a name only in a follow-up's earlier topic is the conversation's setting
+    follow_up = "How do I fix it? (updating store setTimeout callback renders stale child)"
+    assert passing_names(follow_up, vocabulary, kept) == []
+    assert passing_names("Should I use setTimeout? (stale child)", vocabulary, kept) == [
+        "setTimeout"
+    ]
 
 
 def test_a_name_of_the_scene_that_the_asking_sentence_owns_by_its_is_asked_about():
