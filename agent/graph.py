@@ -37,6 +37,7 @@ from agent.offline.condense import (
     about_the_page,
     appended_topic,
     condense_rules,
+    refers_to_the_page,
     topic_words,
     with_earlier_topic,
 )
@@ -227,7 +228,8 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     """Hybrid search with the reader's filters, for the question with its misspelt words read
     as the book spells them (so ranking, grading and the answer read it so too); structural
     questions also search by section, a follow-up condensed by rules also by its topic words
-    alone, and a page the question names by its name is searched again on its own."""
+    alone and as the reader said it after their previous question, and a page the question
+    names by its name is searched again on its own."""
     ctx = context_of(runtime)
     searcher = (await current_resources()).searcher
     question = state["standalone_question"]
@@ -241,16 +243,44 @@ async def retrieve(state: State, runtime: Runtime[Context]) -> dict[str, Any]:
     if intent and ctx.structural_expansion:
         names = ", ".join(STRUCTURAL_SECTIONS[intent])  # how books title such a section
         queries.append(f"{intent} ({names}): {topic}")
-    if appended_topic(question)[1]:  # a follow-up says little: its topic words alone, too
-        queries.append(topic)
+    own, earlier = appended_topic(question)
+    spoken = _spoken_follow_up(state, runtime, own) if earlier else ""
+    if earlier:  # a follow-up says little: its topic words alone, and as the reader said it
+        queries.extend(text for text in (topic, spoken) if text)
     hits = await asyncio.to_thread(searcher.search, queries, ctx.candidates, filters)
     hits = await asyncio.to_thread(with_named_pages, searcher, question, hits, filters)
+    candidates = [candidate_from(hit) for hit in hits]
     return {
         "standalone_question": question,
-        "candidates": [candidate_from(hit) for hit in hits],
+        "candidates": _with_spoken_dense(candidates, len(queries)) if spoken else candidates,
         "question_parts": parts,
         **changes,
     }
+
+
+def _spoken_follow_up(state: State, runtime: Runtime[Context], own: str) -> str:
+    """A follow-up as the reader said it, with their previous question: "do i get to choose
+    what it does? what am i supposed to build for the module 1 capstone?" reads as sentences
+    to the embedding model, where the condensed form's keywords ("(supposed build module 1
+    capstone)") do not. The follow-up comes first, so a long previous question is what the
+    model's input limit cuts. Empty for a question about the page the reader is on, whose
+    topic is the page's title, not the conversation's."""
+    if refers_to_the_page(own):
+        return ""
+    earlier = [m.text for m in _history(state, runtime) if isinstance(m, HumanMessage)]
+    return f"{own} {earlier[-1]}" if earlier else ""
+
+
+def _with_spoken_dense(candidates: list[Candidate], searched: int) -> list[Candidate]:
+    """Each candidate with the cosine of the follow-up as the reader said it (the last of the
+    `searched` texts), which the grader's embedding floor also accepts; a page searched on its
+    own (`with_named_pages`) has no such cosine."""
+    return [
+        {**c, "spoken_dense": c["dense_scores"][-1]}
+        if len(c.get("dense_scores", [])) == searched
+        else c
+        for c in candidates
+    ]
 
 
 def _spelled(question: str, index: BookIndex) -> str:

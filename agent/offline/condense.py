@@ -87,9 +87,14 @@ def about_the_page(question: str, page_title: str | None) -> str | None:
     is, when it asks about that page ("What should I take away from this lesson?"); else None.
     """
     title = " ".join((page_title or "").replace("(", " ").replace(")", " ").split())
-    if not title or not PAGE_REFERENCE.search(question):
+    if not title or not refers_to_the_page(question):
         return None
     return f"{question} ({title})"
+
+
+def refers_to_the_page(question: str) -> bool:
+    """Whether a question names the page the reader is on ("this lesson", "the current page")."""
+    return bool(PAGE_REFERENCE.search(question))
 
 
 def asking_part(question: str) -> str:

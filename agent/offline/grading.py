@@ -421,7 +421,10 @@ def grade_offline(
         for c in ranked
         if max(c["signals"]["text"], asked.get(c["id"], 0.0))
         >= thresholds.min_text_coverage * known
-        and (c["dense_score"] >= thresholds.min_dense or c["signals"].get("asked_section"))
+        and (
+            max(c["dense_score"], c.get("spoken_dense", 0.0)) >= thresholds.min_dense
+            or c["signals"].get("asked_section")
+        )
     ]
     if not passing:
         return []

@@ -638,3 +638,21 @@ async def test_a_name_asked_without_its_version_is_the_versioned_name_the_book_e
     assert not result.get("refusal_reason")
     assert result["sources"][0]["heading"] == "Publishing the Transform Tree"
     assert result["answer"].startswith("ROS 2 tracks the pose of every frame with **tf2**.")
+
+
+async def test_a_follow_up_is_also_searched_as_the_reader_said_it(book):
+    """Beside the condensed form's keywords, the reader's own two sentences: each candidate
+    carries their cosine, which the grader's embedding floor also accepts."""
+    config = {"configurable": {"resources": book}}
+    history = [HumanMessage("what does a launch file do?"), AIMessage("It starts nodes together.")]
+    messages = [*history, HumanMessage("can I give each one its own settings?")]
+    state = await query_graph.ainvoke({"messages": messages}, config=config, context=Context())
+    assert state["standalone_question"] != "can I give each one its own settings?"
+    spoken = "can I give each one its own settings? what does a launch file do?"
+    cosines = {hit.id: hit.dense_score for hit in book.searcher.search(spoken, k=60)}
+    read = [c for c in state["candidates"] if c["id"] in cosines]
+    assert read and all(c["spoken_dense"] == pytest.approx(cosines[c["id"]]) for c in read)
+    alone = await query_graph.ainvoke(
+        {"messages": [HumanMessage("what does a launch file do?")]}, config=config
+    )
+    assert not any("spoken_dense" in c for c in alone["candidates"])

@@ -393,6 +393,17 @@ def test_text_coverage_is_judged_over_the_words_the_book_uses():
     assert grade_offline([impedance], GradeThresholds(), known=0.6) == [impedance]
 
 
+def test_a_follow_up_is_close_enough_when_it_is_as_the_reader_said_it():
+    # "do i get to choose what it does? (supposed build module 1 capstone)" is far from the
+    # section on the capstone's options; the follow-up with the question before it is not
+    options = Candidate(
+        id="options", score=1.0, dense_score=0.17, payload={}, signals={"text": 0.4}
+    )
+    assert grade_offline([options], GradeThresholds()) == []
+    spoken = Candidate(**options, spoken_dense=0.45)
+    assert grade_offline([spoken], GradeThresholds()) == [spoken]
+
+
 def test_the_section_a_structural_question_asks_for_needs_no_embedding_closeness():
     def ranked(name: str, asked_section: float) -> Candidate:
         signals = {"text": 0.6, "asked_section": asked_section}
