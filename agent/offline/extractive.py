@@ -105,6 +105,7 @@ from agent.offline.text import (
     warns_against,
     without_file_names,
     without_setting,
+    written_in_asked_syntax,
 )
 from core.structure import titles_section
 
@@ -160,6 +161,8 @@ COMMAND_REACH = 4
 """How many units after a how-to answer's explanation its command may follow."""
 THIN_EXPLANATION = 2
 """At most this many units of the best source explain a how-to thinly (`_command_after`)."""
+EXAMPLE_LINES = 16
+"""The longest program a prose answer quotes when it is all the best source holds."""
 SHORT_CODE_LINES = 8
 """A prose answer may quote a code block this short (fence lines aside): a command or a few
 lines of configuration. Against 4: Jest fact recall 0.72 -> 0.76 (held out), Prettier
@@ -368,7 +371,10 @@ def select_excerpts(
     restating = frozenset() if structural_intent(question) else structural_sources
     subjects = _subjects(question, wanted - everyday)
     earlier = topic_terms(appended_topic(question)[1])
-    chosen = special or _prose(excerpts, everyday, restating, len(wanted), subjects, earlier)
+    chosen = special or [
+        *_asked_example(question, excerpts),
+        *_prose(excerpts, everyday, restating, len(wanted), subjects, earlier),
+    ]
     thing = "" if special else defined_thing(question)  # what the question asks to be defined
     subject = thing_terms(thing)
     if not special:  # a prose answer: what the units chosen by shared words leave out
@@ -1069,6 +1075,21 @@ def _compares(excerpt: Excerpt) -> bool:
 def _best_source(chosen: list[Excerpt]) -> int:
     """The best-ranked source among the chosen excerpts: the one the answer opens with."""
     return min((e.document for e in chosen), default=0)
+
+
+def _asked_example(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
+    """The best source's program, when it is all that source holds, in a syntax the question
+    names, and at most `EXAMPLE_LINES` long: a section that is only an example ("Handlebars":
+    `{{! prettier-ignore }}` above the block it keeps) answers "What comment do I put above
+    it in my .hbs template?", where a long program would otherwise give way to the next
+    source's prose."""
+    best = min(e.document for e in excerpts)
+    own = [e for e in excerpts if e.document == best]
+    if len(own) != 1 or not is_code(own[0].text) or _readable(own[0].text):
+        return []  # prose, several units, or a program short enough to be read anyway
+    example = own[0].text
+    asked = written_in_asked_syntax(example, question)
+    return own if asked and example.count("\n") <= EXAMPLE_LINES + 1 else []
 
 
 def _readable(unit: str) -> bool:

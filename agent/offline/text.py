@@ -998,6 +998,7 @@ NAMED_LANGUAGE = re.compile(
 )
 """A language's name or file extension as a word: "JSON", the "yml" of "lefthook.yml"."""
 BLOCK_LANGUAGE = re.compile(rf"{FENCE.pattern}\s*([\w+-]+)")
+SYNTAX_WORD = re.compile(r"[\w+-]+")
 """A fence's info string, up to its first space: the `json` of ```json title="x.json"."""
 
 
@@ -1012,6 +1013,15 @@ def block_language(unit: str) -> str | None:
     or one `CODE_LANGUAGES` does not know)."""
     found = BLOCK_LANGUAGE.match(unit.lstrip())
     return _LANGUAGE_OF_SPELLING.get(found.group(2).lower()) if found else None
+
+
+def written_in_asked_syntax(unit: str, question: str) -> bool:
+    """Whether a code block's fence names a syntax the question writes, as a word or a file's
+    extension: ```hbs for "a .hbs template", whatever `CODE_LANGUAGES` knows."""
+    found = BLOCK_LANGUAGE.match(unit.lstrip())
+    if not found:
+        return False
+    return found.group(2).lower() in {word.lower() for word in SYNTAX_WORD.findall(question)}
 
 
 def is_shell_block(unit: str) -> bool:

@@ -254,6 +254,20 @@ def test_a_best_source_that_is_only_a_long_program_lets_the_next_source_answer()
     assert "oven.step" not in said  # a prose question does not get a long program
 
 
+def test_a_best_source_that_is_only_an_example_in_the_asked_syntax_answers_with_it():
+    # "Handlebars": the comment that keeps a block as written, shown above such a block
+    example = "```hbs\n{{! keep }}\n" + "\n".join(f"<p>{n}</p>" for n in range(10)) + "\n```"
+    prose = "Decorators stay where you wrote them, above the line or on it."
+    question = "What comment do I put above a block in my .hbs template to keep it?"
+    said = answer(question, [example, prose], ["Handlebars", "Decorators"])
+    assert said.index("```hbs\n{{! keep }}") < said.index("Decorators stay")  # quoted first
+    # a question that names no such syntax is answered by the prose, as before
+    assert "{{! keep }}" not in answer("What comment keeps a block?", [example, prose])
+    # and a program too long to read as an answer still gives way
+    longer = example.replace("range(10)", "").replace("\n```", "\n" + "<p/>\n" * 20 + "```")
+    assert "{{! keep }}" not in answer(question, [longer, prose], ["Handlebars", "Decorators"])
+
+
 def test_sources_that_are_only_long_programs_still_give_an_answer():
     program = "```python\n" + "\n".join(f"oven.step({n})" for n in range(12)) + "\n```"
     said = answer("Why does the oven restart its steps?", [program, program.replace("(", "((")])
