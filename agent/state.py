@@ -32,7 +32,7 @@ class Candidate(TypedDict):
     dense_scores: NotRequired[list[float]]
     """The same for every query text searched (the question first, then its parts)."""
     spoken_dense: NotRequired[float]
-    """For a follow-up, the cosine of the chunk and the follow-up as the reader said it, after
+    """For a follow-up, the cosine of the chunk and the follow-up as the reader said it, with
     their previous question (absent for any other question)."""
     payload: dict[str, Any]
     """The chunk as stored: text, title, heading path, page URL, neighbouring parts..."""

@@ -149,7 +149,7 @@ def passing_names(question: str, vocabulary: Vocabulary, kept: list[Candidate]) 
         named = terms(name)
         if not in_asking[name]:
             continue  # only in the scene or the earlier turn: the reader's setting
-        if how_to and in_asking[name]:
+        if how_to:
             rest = topic_terms(asking) - named
             answered = any(
                 discusses(c["payload"], name)

@@ -998,8 +998,9 @@ NAMED_LANGUAGE = re.compile(
 )
 """A language's name or file extension as a word: "JSON", the "yml" of "lefthook.yml"."""
 BLOCK_LANGUAGE = re.compile(rf"{FENCE.pattern}\s*([\w+-]+)")
-SYNTAX_WORD = re.compile(r"[\w+-]+")
 """A fence's info string, up to its first space: the `json` of ```json title="x.json"."""
+SYNTAX_WORD = re.compile(r"[\w+-]+")
+"""A word of a question that may name a syntax: "hbs" of "a .hbs template"."""
 
 
 def named_languages(question: str) -> frozenset[str]:
