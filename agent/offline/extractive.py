@@ -1089,7 +1089,7 @@ def _asked_example(question: str, excerpts: list[Excerpt]) -> list[Excerpt]:
         return []  # prose, several units, or a program short enough to be read anyway
     example = own[0].text
     asked = written_in_asked_syntax(example, question)
-    return own if asked and example.count("\n") <= EXAMPLE_LINES + 1 else []
+    return own if asked and _short(example, EXAMPLE_LINES) else []
 
 
 def _readable(unit: str) -> bool:
@@ -1097,10 +1097,11 @@ def _readable(unit: str) -> bool:
     return not is_code(unit) or _short(unit)
 
 
-def _short(code: str) -> bool:
+def _short(code: str, lines: int = SHORT_CODE_LINES) -> bool:
     """Whether a code block is short enough to be a prose answer's fact (a command, a line of
-    configuration), rather than a program that a request for code should ask for."""
-    return code.count("\n") <= SHORT_CODE_LINES + 1
+    configuration), rather than a program that a request for code should ask for: at most
+    `lines` lines, fence lines aside."""
+    return code.count("\n") <= lines + 1
 
 
 def compose(excerpts: list[Excerpt], numbers: dict[int, int]) -> list[str]:

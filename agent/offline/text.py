@@ -1009,20 +1009,24 @@ def named_languages(question: str) -> frozenset[str]:
     return frozenset(_LANGUAGE_OF_SPELLING[m.lower()] for m in NAMED_LANGUAGE.findall(question))
 
 
+def _fence_info(unit: str) -> str | None:
+    """A code block's fence info string, lower-cased, up to its first space (None: none)."""
+    found = BLOCK_LANGUAGE.match(unit.lstrip())
+    return found.group(2).lower() if found else None
+
+
 def block_language(unit: str) -> str | None:
     """The language a code block is written in, by its fence's info string (None: unnamed,
     or one `CODE_LANGUAGES` does not know)."""
-    found = BLOCK_LANGUAGE.match(unit.lstrip())
-    return _LANGUAGE_OF_SPELLING.get(found.group(2).lower()) if found else None
+    info = _fence_info(unit)
+    return _LANGUAGE_OF_SPELLING.get(info) if info else None
 
 
 def written_in_asked_syntax(unit: str, question: str) -> bool:
     """Whether a code block's fence names a syntax the question writes, as a word or a file's
     extension: ```hbs for "a .hbs template", whatever `CODE_LANGUAGES` knows."""
-    found = BLOCK_LANGUAGE.match(unit.lstrip())
-    if not found:
-        return False
-    return found.group(2).lower() in {word.lower() for word in SYNTAX_WORD.findall(question)}
+    info = _fence_info(unit)
+    return bool(info) and info in {word.lower() for word in SYNTAX_WORD.findall(question)}
 
 
 def is_shell_block(unit: str) -> bool:
