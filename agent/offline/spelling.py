@@ -21,6 +21,11 @@ chunks write when several are, when it is
 A contraction typed without its apostrophe ("my node doesnt start", "whats a topic") is read
 with it: as typed it is a word the book never uses, weighing most in every signal, and the
 reader's "not" goes unread.
+
+A word the book never uses that spells the initials of a run of names the book writes
+(`agent.offline.initialisms`: "vslam" for "Visual SLAM") is read as that run, unless it is an
+English word not typed in capitals ("bag" is a word, not "Based Action Generation"; "DOM" in
+capitals is an initialism whatever the dictionary says).
 """
 
 import re
@@ -29,11 +34,14 @@ from functools import cache
 
 from spellchecker import SpellChecker
 
+from agent.offline.initialisms import INITIALISM_LENGTH
 from agent.offline.text import INLINE_CODE, QUOTED, terms
 from agent.retrieval.vocabulary import SPELLED_LENGTH, Vocabulary
 
 SPELLED_WORD = re.compile(rf"(?<![\w`.-])[A-Za-z]{{{SPELLED_LENGTH},}}(?![\w`-])(?!\.\w)")
 """A plain word: letters only, not part of a name with digits, dots or hyphens."""
+INITIALISM_WORD = re.compile(rf"(?<![\w`.-])[A-Za-z]{{{INITIALISM_LENGTH},}}(?![\w`-])(?!\.\w)")
+"""A plain word as short as an initialism may be."""
 QUOTED_OR_CODE = re.compile(rf"{QUOTED.pattern}|{INLINE_CODE.pattern}")
 """The reader's literal text: a quoted string or a code span."""
 
@@ -56,7 +64,8 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
     """`question` with its contractions typed without apostrophes read with them, and each
     misspelt word the book never uses read as the book spells it, as capitalised as the reader
     wrote it (a name with a capital inside, `createEnttyAdapter`, as the book writes it, or as
-    typed when the book writes it in no such form); unchanged when there is none."""
+    typed when the book writes it in no such form), then each initialism of a run of names
+    the book writes as that run; unchanged when there is none."""
 
     def with_apostrophe(word: str) -> str:
         contraction = CONTRACTIONS[word.lower()]
@@ -73,8 +82,15 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
             return vocabulary.written_as.get(spelling, word)
         return spelling.capitalize() if word[0].isupper() else spelling
 
+    def spelled_out(word: str) -> str:
+        run = vocabulary.initialisms.get(word.lower())
+        if run is None or all(vocabulary.knows(term) for term in terms(word)):
+            return word
+        return word if not word.isupper() and word.lower() in english_words() else run
+
     question = _outside_literal_text(APOSTROPHE_LESS, with_apostrophe, question)
-    return _outside_literal_text(SPELLED_WORD, respelled, question)
+    question = _outside_literal_text(SPELLED_WORD, respelled, question)
+    return _outside_literal_text(INITIALISM_WORD, spelled_out, question)
 
 
 def _outside_literal_text(words: re.Pattern[str], read: Callable[[str], str], text: str) -> str:

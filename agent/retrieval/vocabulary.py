@@ -1,11 +1,11 @@
 """The book's vocabulary: in how many chunks each term occurs, read from the BM25 vectors;
 which terms it writes capitalised or shows only as commands, which hyphenated package names
-it writes as code or link text, which terms title its sections and how it spells its words,
-read from the chunks.
+it writes as code or link text, which terms title its sections, how it spells its words and
+the initials of the runs of names it writes, read from the chunks.
 
 Used to weigh question terms by rarity (IDF), to notice terms the book never uses, never
 uses as a name, only shows as a command, or names without a section of their own, and to read
-a misspelt word of a question as the book spells it.
+a misspelt word or an initialism of a question as the book writes it.
 """
 
 import math
@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from agent.offline.initialisms import book_initialisms
 from agent.offline.text import (
     capitalised_terms,
     code_compounds,
@@ -61,6 +62,9 @@ class Vocabulary:
     """Words the book writes only as names, lower-cased (`agent.offline.text.name_words`:
     "docker" for a book that only writes "Docker"): a reader who types them in lower case
     names the same thing."""
+    initialisms: Mapping[str, str] = field(default_factory=dict)
+    """Runs of names the book writes, by their initials (`agent.offline.initialisms`:
+    "vslam" is "Visual SLAM"): what a reader's initialism the book never writes is read as."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -138,6 +142,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             dict(spelled),
             {word.lower(): word for word, _ in reversed(cased.most_common())},
             name_words(bodies),
+            book_initialisms(bodies),
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

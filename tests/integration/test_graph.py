@@ -80,6 +80,17 @@ async def test_a_misspelt_question_is_answered_from_the_section_it_means(book):
     assert as_typed["refusal_reason"] == "off_book"
 
 
+async def test_an_initialism_the_book_never_writes_is_read_as_the_name_it_shortens(book):
+    # the book writes "Visual SLAM" (and "cuVSLAM", one word), never "vslam" in its text
+    assert book_vocabulary(book.searcher.index).initialisms["vslam"] == "Visual SLAM"
+    result = await ask(book, "what is vslam?")
+    assert result["refusal_reason"] is None
+    assert result["sources"][0]["heading"] == "Visual SLAM"
+    assert "estimates where the robot is while building a map" in result["answer"]
+    as_typed = await ask(book, "what is vslam?", context=Context(book_spelling=False))
+    assert as_typed["refusal_reason"] == "off_book"
+
+
 async def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(book):
     result = await ask(book, "whats a topic")
     assert result["refusal_reason"] is None

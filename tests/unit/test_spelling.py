@@ -2,6 +2,7 @@
 
 import pytest
 
+from agent.offline.initialisms import book_initialisms
 from agent.offline.spelling import book_spelling, regional_variant
 from agent.offline.text import negated, terms
 from agent.retrieval.vocabulary import Vocabulary
@@ -21,12 +22,21 @@ BOOK_WORDS = {
 
 
 WRITTEN_AS = {"createentityadapter": "createEntityAdapter"}
+INITIALISMS = {
+    "vslam": "Visual SLAM",
+    "rcl": "ROS Client Library",
+    "dom": "Document Object Model",
+    "bag": "Based Action Generation",
+    "ros": "Robot Operating System",
+}
 
 
 def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
-    words = {**words, **dict.fromkeys(WRITTEN_AS, 2)}
+    words = {**words, **dict.fromkeys(WRITTEN_AS, 2), "ros": 9}
     frequency = {term: count for word, count in words.items() for term in terms(word)}
-    return Vocabulary(frequency, 20, spellings=words, written_as=WRITTEN_AS)
+    return Vocabulary(
+        frequency, 20, spellings=words, written_as=WRITTEN_AS, initialisms=INITIALISMS
+    )
 
 
 @pytest.mark.parametrize(
@@ -99,3 +109,37 @@ def test_a_contraction_read_with_its_apostrophe_says_not_and_weighs_nothing():
 )
 def test_regional_spellings_are_one_edit_of_a_known_kind(word, other, variant):
     assert regional_variant(word, other) is variant
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("what is vslam?", "what is Visual SLAM?"),
+        ("How does VSLAM fix drift?", "How does Visual SLAM fix drift?"),
+        ("Does rcl need a node?", "Does ROS Client Library need a node?"),
+        ("When is the DOM updated?", "When is the Document Object Model updated?"),  # capitals
+        ("ros2 bag play flags?", "ros2 bag play flags?"),  # an English word in lower case
+        ("What is ROS?", "What is ROS?"),  # the book writes it
+        ("What does `vslam` print?", "What does `vslam` print?"),  # the reader's literal text
+        ("Is vslam-lite a launch flag?", "Is vslam-lite a launch flag?"),  # part of a name
+    ],
+)
+def test_an_initialism_the_book_never_writes_is_read_as_its_run_of_names(question, read):
+    assert book_spelling(question, book()) == read
+
+
+def test_the_book_initialisms_are_runs_of_names_written_inside_sentences():
+    chunks = [
+        "Then launch Visual SLAM against the camera. It runs on the Robot Operating System.",
+        "We fuse an IMU into Visual SLAM here.\n## Running The Pipeline\nStart Isaac Sim.",
+        "Run Isaac Sim first. The Robot Operating System has a Domain Randomization Engine.",
+        "- Running The Pipeline is a list item.\nThen open Isaac Sim.",
+    ]
+    initialisms = book_initialisms(chunks)
+    assert initialisms["vslam"] == "Visual SLAM"  # an all-caps word counts whole
+    assert initialisms["ros"] == "Robot Operating System"
+    assert "is" not in initialisms and "os" not in initialisms  # two letters: too short
+    assert "dre" not in initialisms  # written in one chunk only
+    # a heading's, a list item's or a sentence's first word is capitalised whatever it is
+    assert "rtp" not in initialisms and "vo" not in initialisms and "sis" not in initialisms
+    assert "ifo" not in initialisms  # "IMU" alone is no run
