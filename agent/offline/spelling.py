@@ -25,7 +25,9 @@ reader's "not" goes unread.
 A word the book never uses that spells the initials of a run of names the book writes
 (`agent.offline.initialisms`: "vslam" for "Visual SLAM") is read as that run, unless it is an
 English word not typed in capitals ("bag" is a word, not "Based Action Generation"; "DOM" in
-capitals is an initialism whatever the dictionary says).
+capitals is an initialism whatever the dictionary says). Two of the book's words joined by a
+digit that reads as a word ("sim2real", "speech2text") are read hyphenated, as a book writes
+them ("sim-to-real"), when the book never writes the joined word.
 """
 
 import re
@@ -58,22 +60,30 @@ CONTRACTIONS = {
 """Contractions as readers type them without the apostrophe; not those that spell another
 word ("its", "lets", "were", "ill", "id", "well")."""
 APOSTROPHE_LESS = re.compile(rf"(?<![\w'`.-])(?:{'|'.join(CONTRACTIONS)})(?![\w'`-])", re.I)
+DIGIT_FOR_WORD = {"2": "to", "4": "for"}
+DIGIT_JOINED = re.compile(r"(?<![\w`.-])[A-Za-z]{2,}[24][A-Za-z]{2,}(?![\w`-])(?!\.\w)")
+"""Two words joined by a digit read as a word: "sim2real", "speech2text"."""
 
 
 def book_spelling(question: str, vocabulary: Vocabulary) -> str:
     """`question` with its contractions typed without apostrophes read with them, and each
     misspelt word the book never uses read as the book spells it, as capitalised as the reader
     wrote it (a name with a capital inside, `createEnttyAdapter`, as the book writes it, or as
-    typed when the book writes it in no such form), then each initialism of a run of names
-    the book writes as that run; unchanged when there is none."""
+    typed when the book writes it in no such form), each initialism of a run of names the
+    book writes as that run, and two of the book's words joined by a digit that reads as a
+    word as the book hyphenates them ("sim2real" as "sim-to-real"); unchanged when there is
+    none."""
 
     def with_apostrophe(word: str) -> str:
         contraction = CONTRACTIONS[word.lower()]
         return contraction[0].upper() + contraction[1:] if word[0].isupper() else contraction
 
+    def known(named: frozenset[int]) -> bool:
+        return all(vocabulary.knows(term) for term in named)
+
     def respelled(word: str) -> str:
         named = terms(word)
-        if not named or all(vocabulary.knows(term) for term in named):
+        if not named or known(named):
             return word
         spelling = book_word(word.lower(), vocabulary)
         if spelling is None:
@@ -84,13 +94,21 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
 
     def spelled_out(word: str) -> str:
         run = vocabulary.initialisms.get(word.lower())
-        if run is None or all(vocabulary.knows(term) for term in terms(word)):
+        if run is None or known(terms(word)):
             return word
         return word if not word.isupper() and word.lower() in english_words() else run
 
+    def digit_read(word: str) -> str:
+        first, digit, second = re.split(r"([24])", word, maxsplit=1)
+        sides = (terms(first), terms(second))
+        if not all(sides) or known(terms(word)) or not known(sides[0] | sides[1]):
+            return word
+        return f"{first}-{DIGIT_FOR_WORD[digit]}-{second}"
+
     question = _outside_literal_text(APOSTROPHE_LESS, with_apostrophe, question)
     question = _outside_literal_text(SPELLED_WORD, respelled, question)
-    return _outside_literal_text(INITIALISM_WORD, spelled_out, question)
+    question = _outside_literal_text(INITIALISM_WORD, spelled_out, question)
+    return _outside_literal_text(DIGIT_JOINED, digit_read, question)
 
 
 def _outside_literal_text(words: re.Pattern[str], read: Callable[[str], str], text: str) -> str:

@@ -91,6 +91,15 @@ async def test_an_initialism_the_book_never_writes_is_read_as_the_name_it_shorte
     assert as_typed["refusal_reason"] == "off_book"
 
 
+async def test_two_words_joined_by_a_digit_are_read_as_the_book_hyphenates_them(book):
+    # the book writes "Sim-to-Real" and "sim-to-real", never "sim2real"
+    result = await ask(book, "what is sim2real?")
+    assert result["refusal_reason"] is None
+    assert result["sources"][0]["title"] == "Synthetic Data and Sim-to-Real Transfer"
+    as_typed = await ask(book, "what is sim2real?", context=Context(book_spelling=False))
+    assert as_typed["refusal_reason"] == "off_book"
+
+
 async def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(book):
     result = await ask(book, "whats a topic")
     assert result["refusal_reason"] is None

@@ -32,7 +32,7 @@ INITIALISMS = {
 
 
 def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
-    words = {**words, **dict.fromkeys(WRITTEN_AS, 2), "ros": 9}
+    words = {**words, **dict.fromkeys(WRITTEN_AS, 2), "ros": 9, "sim": 4, "real": 6}
     frequency = {term: count for word, count in words.items() for term in terms(word)}
     return Vocabulary(
         frequency, 20, spellings=words, written_as=WRITTEN_AS, initialisms=INITIALISMS
@@ -143,3 +143,18 @@ def test_the_book_initialisms_are_runs_of_names_written_inside_sentences():
     # a heading's, a list item's or a sentence's first word is capitalised whatever it is
     assert "rtp" not in initialisms and "vo" not in initialisms and "sis" not in initialisms
     assert "ifo" not in initialisms  # "IMU" alone is no run
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("what is sim2real?", "what is sim-to-real?"),
+        ("Is Sim2Real hard?", "Is Sim-to-Real hard?"),
+        ("ros2 launch files?", "ros2 launch files?"),  # a name with its version
+        ("what is sim2wow?", "what is sim2wow?"),  # "wow" is not the book's word
+        ("what is the2launch?", "what is the2launch?"),  # "the" is no word of its own
+        ("Is `sim2real` a flag?", "Is `sim2real` a flag?"),  # the reader's literal text
+    ],
+)
+def test_two_book_words_joined_by_a_digit_are_read_as_the_book_joins_them(question, read):
+    assert book_spelling(question, book()) == read
