@@ -30,8 +30,9 @@ reorders them among themselves. The weights are fitted, not set by hand: `python
 bench.ranker` fits a pairwise logistic ranker over the signals on the question sets of three
 unrelated books (a robotics textbook, the Redux docs, the Prettier docs) and reports each book
 with weights fitted on the other two (the README's quality section); it chooses `CROSS_WEIGHT`
-the same way. After ranking, `cover_parts` gives each part of a several-part question two of
-the first places, and `one_per_section` gives each section one place among the first.
+the same way. After ranking, `cover_parts` puts first a section named after every part of a
+several-part question (the two sides of "A vs B"), when one was found, and gives each part two
+of the next places; `one_per_section` gives each section one place among the first.
 """
 
 from collections.abc import Sequence
@@ -190,7 +191,8 @@ def cover_parts(
     vocabulary: Vocabulary,
     weights: RerankWeights | None = None,
 ) -> list[Candidate]:
-    """`ranked` with each part's best sections moved up to follow the question's best one.
+    """`ranked` with each part's best sections moved up to follow the question's best one,
+    which is the section named after every part when there is one (`_naming_every_part`).
 
     `parts` are the question's parts (`agent.offline.decompose`), searched after the question
     itself, so a candidate's `dense_scores[i]` is its similarity to part i. The parts take
@@ -210,8 +212,8 @@ def cover_parts(
         )
         for n, part in enumerate(parts, start=1)
     ]
-    chosen = [ranked[0]]
-    placed = {_section(ranked[0])}
+    chosen = [_naming_every_part(ranked, parts)]
+    placed = {_section(chosen[0])}
     for _ in range(PLACES_PER_PART):
         for part_ranking in by_part:
             turn = next((c for c in part_ranking if _section(c) not in placed), None)
@@ -220,6 +222,38 @@ def cover_parts(
                 chosen.append(next(c for c in ranked if c["id"] == turn["id"]))
     ids = {c["id"] for c in chosen}
     return chosen + [c for c in ranked if c["id"] not in ids]
+
+
+def _naming_every_part(ranked: list[Candidate], parts: list[str]) -> Candidate:
+    """The best-ranked teaching section (not a page's objectives, prerequisites or recap) with
+    one name, its page's or a heading of its own, that holds every part's topic terms: it is
+    about both sides of a comparison. When that name is the page's ("Connecting Gazebo and
+    ROS 2"), the whole page is, and its first teaching section among `ranked` introduces
+    them. With none, the best. One name, not a page's and a heading's together: "Quality of
+    Service" on the page "Nodes and Topics" is not about services and topics."""
+    wanted = [topic_terms(part) for part in parts]
+
+    def names_all(names: list[str]) -> bool:
+        return any(all(part and part <= terms(name) for part in wanted) for name in names)
+
+    teaching = [c for c in ranked if c["payload"].get("section_type") != "structural"]
+    naming = next(
+        (
+            c
+            for c in teaching
+            if names_all([*page_names(c["payload"]), *c["payload"].get("heading_path", [])[1:]])
+        ),
+        None,
+    )
+    if naming is None:
+        return ranked[0]
+    if not names_all(page_names(naming["payload"])):
+        return naming
+    page = naming["payload"].get("doc_id")
+    return min(
+        (c for c in teaching if c["payload"].get("doc_id") == page),
+        key=lambda c: c["payload"].get("chunk_index", 0),
+    )
 
 
 def one_per_section(ranked: list[Candidate]) -> list[Candidate]:

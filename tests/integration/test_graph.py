@@ -405,6 +405,17 @@ async def test_a_comparison_table_is_not_followed_by_another_lessons_prerequisit
     assert "from the previous lesson" not in result["answer"]
 
 
+async def test_a_lesson_named_after_both_sides_answers_from_its_first_teaching_section(book):
+    # "Connecting Gazebo and ROS 2" names both; its prerequisites name only Gazebo, and Isaac
+    # ROS's "GPU-Accelerated ROS 2" only ROS 2
+    result = await ask(book, "how do gazebo and ros 2 work together?")
+    assert result["sources"][0]["heading"] == "Two Transport Layers"
+    assert "The **`ros_gz_bridge`** package translates between the two." in result["answer"]
+    result = await ask(book, "service vs action?")  # "Services and Actions"
+    assert result["sources"][0]["heading"] == "Three Ways to Communicate"
+    assert "| Service | one request, one response |" in result["answer"]
+
+
 async def test_a_hyphenated_name_is_not_defined_by_a_sentence_naming_one_of_its_words(book):
     # "**NVIDIA Isaac Sim** is a robotics simulator…" does not say what sim-to-real is
     result = await ask(book, "what is sim-to-real?")

@@ -148,6 +148,56 @@ def test_the_parts_take_turns_behind_the_questions_best_section():
     assert [c["id"] for c in cover_parts(ranked, [], vocabulary)] == ["a", "b", "c", "d"]
 
 
+def test_a_section_named_after_every_side_of_a_comparison_goes_first():
+    vocabulary = Vocabulary({t: 2 for t in terms("mutex semaphore locks compared")}, 50)
+    ranked = [
+        candidate("a", "Using a mutex", 0.8, [0.9, 0.2]),
+        candidate("b", "Semaphores", 0.7, [0.2, 0.9]),
+        candidate("c", "Locks compared: mutex or semaphore?", 0.5, [0.5, 0.5]),
+    ]
+    order = [c["id"] for c in cover_parts(ranked, ["mutex", "semaphore"], vocabulary)]
+    assert order == ["c", "a", "b"]  # "c" compares the two; each side then has its own
+    # with no section naming both, the question's best stays first
+    order = [c["id"] for c in cover_parts(ranked[:2], ["mutex", "semaphore"], vocabulary)]
+    assert order == ["a", "b"]
+    # one side in the page's title and the other in a heading is no name for both
+    split = candidate("d", "Semaphore limits", 0.5, [0.5, 0.5])
+    split["payload"] = {
+        **split["payload"],
+        "title": "Mutexes",
+        "heading_path": ["Mutexes", "Semaphore limits"],
+    }
+    order = [c["id"] for c in cover_parts([*ranked[:2], split], ["mutex", "semaphore"], vocabulary)]
+    assert order[0] == "a"
+
+
+def test_a_page_named_after_both_sides_answers_with_its_first_teaching_section():
+    def section(chunk_id: str, heading: str, index: int, kind: str = "prose") -> Candidate:
+        return Candidate(
+            id=chunk_id,
+            score=1.0,
+            dense_score=0.5,
+            dense_scores=[0.5, 0.5, 0.5],
+            payload={
+                "doc_id": "locks",
+                "title": "Mutexes and Semaphores",
+                "heading_path": ["Mutexes and Semaphores", heading],
+                "chunk_index": index,
+                "section_type": kind,
+            },
+        )
+
+    vocabulary = Vocabulary({t: 2 for t in terms("mutex semaphore")}, 50)
+    ranked = [
+        Candidate(id="x", score=1.0, dense_score=0.9, dense_scores=[0.9, 0.9, 0.1], payload={}),
+        section("pre", "Prerequisites", 1, "structural"),  # names both, teaches nothing
+        section("later", "Priority inversion", 4),
+        section("first", "Two ways to wait", 2),
+    ]
+    order = [c["id"] for c in cover_parts(ranked, ["mutex", "semaphore"], vocabulary)]
+    assert order[0] == "first"
+
+
 def test_a_sections_second_chunk_makes_way_for_other_sections():
     def part(chunk_id: str, heading: str) -> Candidate:
         return Candidate(
