@@ -461,10 +461,13 @@ def _met_in_passing(
     in its headings ("How do I make the robot walk?" met by Visual SLAM's "…will still make a
     walking robot stumble"). With two such terms or more, one met once is common in a source
     that answers: measured on eleven books, that reading hedged 27 answers, 18 of them
-    holding every fact."""
+    holding every fact. A unit that defines the thing ("4. **Grounding**: resolve…") meets it
+    in its own right."""
     if len(uncommon) != 1 or not parsed:
         return False
     if uncommon & terms(headings[0] if headings else ""):
+        return False
+    if any(defines(unit.text, uncommon) for unit in parsed[0]):
         return False
     return sum(bool(uncommon & terms(unit.text)) for unit in parsed[0]) <= 1
 

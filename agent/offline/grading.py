@@ -406,10 +406,15 @@ def grade_offline(
     of its asking sentence (`asked`, from `ask_coverage`). The section a structural question
     asks for ("I finished the quick start; where do I go next?" meeting "What's Next?") needs
     no embedding closeness: such a question's words are about the reader's course, not the
-    section's content. When anything passes, the reranker's first choices
-    (`kept_first`) are kept too: the reranker combines every signal, while a threshold
-    looks at one, and the section that answers a paraphrased question, or a long section's
-    part that answers it, often shares few of the question's words.
+    section's content; nor, when the book uses every word of the question, does a chunk that
+    says what it asks to be defined (the `defines` signal: "what is grounding?" met by one
+    step of a six-step list, "4. **Grounding**: resolve…", a chunk the question is far from as
+    a whole). The subject is the asked thing's head noun ("rate" of "What is the capital gains
+    tax rate…?"), so a question with words the book never uses is not exempt. When anything
+    passes, the reranker's first choices (`kept_first`) are kept too: the reranker combines
+    every signal, while a threshold looks at one, and the section that answers a paraphrased
+    question, or a long section's part that answers it, often shares few of the question's
+    words.
 
     Coverage is judged over the words the book uses (`known`: their share of the question's
     topic weight, from `unknown_share`): a reader's own word that the book never uses can be
@@ -424,6 +429,7 @@ def grade_offline(
         and (
             max(c["dense_score"], c.get("spoken_dense", 0.0)) >= thresholds.min_dense
             or c["signals"].get("asked_section")
+            or (c["signals"].get("defines") and known >= 1.0)
         )
     ]
     if not passing:

@@ -222,11 +222,12 @@ JUDGING_WORDS = frozenset(
 rate for the IMU?", "What is the best way to…"), not what a term of the docs is."""
 DEFINING_VERB = re.compile(r"\s(?:is|are|means|refers to|stands for)\s", re.IGNORECASE)
 GLOSSARY_ENTRY = re.compile(
-    r"^(?:[-*+]\s+)?(?:\*\*(?P<bold>[^*\n]{1,80})\*\*|__(?P<under>[^_\n]{1,80})__)"
+    r"^(?:(?:[-*+]|\d{1,3}[.)])\s+)?(?:\*\*(?P<bold>[^*\n]{1,80})\*\*|__(?P<under>[^_\n]{1,80})__)"
     r"(?:\s*\([^)\n]*\))?\s*(?::|[-\u2013\u2014]\s)"
 )
-"""A glossary's way of defining: a term set in bold and followed by a colon or a dash
-("- **Real-time factor**: the ratio of…")."""
+"""A glossary's way of defining: a term set in bold and followed by a colon or a dash, alone
+or as a list item, numbered or not ("- **Real-time factor**: the ratio of…", "4.
+**Grounding**: resolve…")."""
 PARENTHESISED = re.compile(r"\([^)]*\)")
 MAX_DEFINITION_QUESTION = 120
 """A question that asks what a thing is is short; a longer one is not read for it (which also

@@ -416,6 +416,15 @@ async def test_a_lesson_named_after_both_sides_answers_from_its_first_teaching_s
     assert "| Service | one request, one response |" in result["answer"]
 
 
+async def test_a_step_defined_by_its_bold_label_in_a_numbered_list_is_answered(book):
+    # "4. **Grounding**: resolve…" in the voice pipeline's six steps is the book's one
+    # definition of grounding; the list's chunk is far from the question in embedding space
+    result = await ask(book, "what is grounding?")
+    assert result["refusal_reason"] is None
+    assert not result["answer"].startswith(ONLY_TOUCHED)
+    assert 'resolve "the red cup" to an object the perception system' in result["answer"]
+
+
 async def test_a_hyphenated_name_is_not_defined_by_a_sentence_naming_one_of_its_words(book):
     # "**NVIDIA Isaac Sim** is a robotics simulator…" does not say what sim-to-real is
     result = await ask(book, "what is sim-to-real?")

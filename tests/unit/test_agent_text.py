@@ -599,6 +599,10 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("What is sim-to-real?", "Sim-to-real transfer is moving a policy to hardware.", True),
         ("What is a stand-mixer?", "- **Mixer**: a bowl with a beater.", False),
         ("What is a stand-mixer?", "- **Stand-mixer**: a bowl with a beater.", True),
+        # a numbered list of steps defines each step by its bold label
+        ("What is shaping?", "3. **Shaping**: form the dough into a loaf.", True),
+        ("What is shaping?", "3) **Shaping** - form the dough into a loaf.", True),
+        ("What is shaping?", "3. Form the dough; **shaping** takes a minute.", False),
         # the sentence is about the words before its narrowing phrase, after its opening one
         ("What is a proofer?", "Loaves in a proofer are covered with a cloth.", False),
         ("What is a proofer?", "Experience with a proofer helps but is not needed.", False),
