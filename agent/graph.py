@@ -47,6 +47,7 @@ from agent.offline.grading import (
     ask_coverage,
     foreign_features,
     grade_offline,
+    naming_whole_topic,
     off_book,
     passing_names,
     unexplained_subject,
@@ -411,7 +412,8 @@ def _graded(
     )
     asked = ask_coverage(question, ranked, vocabulary)
     known = 1.0 - unknown_share(question, vocabulary)
-    passing = {c["id"] for c in grade_offline(ranked, thresholds, asked, known)}
+    named = naming_whole_topic(question, ranked, vocabulary)
+    passing = {c["id"] for c in grade_offline(ranked, thresholds, asked, known, named)}
     kept = [c for c in candidates if c["id"] in passing]
     if kept and (
         passing_names(question, vocabulary, kept)

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 
-from agent.offline.condense import ANAPHORA, appended_topic, asking_part
+from agent.offline.condense import ANAPHORA, appended_topic, asking_part, topic_words
 from agent.offline.text import (
     BOLD,
     COMPOUND,
@@ -394,11 +394,32 @@ def ask_coverage(
     }
 
 
+WHOLE_TOPIC_WORDS = 2
+"""A question whose topic is at most this many words names one thing ("loop closure")."""
+
+
+def naming_whole_topic(
+    question: str, candidates: list[Candidate], vocabulary: Vocabulary
+) -> frozenset[str]:
+    """The candidates whose text writes the whole topic of a question of one or two topic
+    words, all of them the book's ("loop closure", "explain grounding", "grounding?"), as the
+    question writes it. Such a question is far in embedding space from every chunk longer
+    than a sentence, while a chunk that writes the very thing says something of it."""
+    words = topic_words(question)
+    if not 0 < len(words) <= WHOLE_TOPIC_WORDS or unknown_share(question, vocabulary) > 0:
+        return frozenset()
+    phrase = re.compile(
+        r"(?<![\w-])" + r"[\s-]+".join(map(re.escape, words)) + r"(?![\w-])", re.IGNORECASE
+    )
+    return frozenset(c["id"] for c in candidates if phrase.search(c["payload"].get("text", "")))
+
+
 def grade_offline(
     ranked: list[Candidate],
     thresholds: GradeThresholds,
     asked: dict[str, float] | None = None,
     known: float = 1.0,
+    named: frozenset[str] = frozenset(),
 ) -> list[Candidate]:
     """The reranked candidates that support an answer, best first (may be empty).
 
@@ -410,7 +431,9 @@ def grade_offline(
     says what it asks to be defined (the `defines` signal: "what is grounding?" met by one
     step of a six-step list, "4. **Grounding**: resolve…", a chunk the question is far from as
     a whole). The subject is the asked thing's head noun ("rate" of "What is the capital gains
-    tax rate…?"), so a question with words the book never uses is not exempt. When anything
+    tax rate…?"), so a question with words the book never uses is not exempt; nor do the
+    chunks that write the whole topic of a question of a word or two (`named`, from
+    `naming_whole_topic`: "loop closure", "explain grounding"). When anything
     passes, the reranker's first choices (`kept_first`) are kept too: the reranker combines
     every signal, while a threshold looks at one, and the section that answers a paraphrased
     question, or a long section's part that answers it, often shares few of the question's
@@ -430,9 +453,13 @@ def grade_offline(
             max(c["dense_score"], c.get("spoken_dense", 0.0)) >= thresholds.min_dense
             or c["signals"].get("asked_section")
             or (c["signals"].get("defines") and known >= 1.0)
+            or c["id"] in named
         )
     ]
     if not passing:
         return []
-    kept = {c["id"] for c in [*passing, *ranked[: thresholds.kept_first]]}
+    # a chunk that writes the very thing asked about answers it; the reranker's other first
+    # choices met it by a stem or by meaning ("ground-truth" for "grounding")
+    first = [] if any(c["id"] in named for c in passing) else ranked[: thresholds.kept_first]
+    kept = {c["id"] for c in [*passing, *first]}
     return [c for c in ranked if c["id"] in kept]

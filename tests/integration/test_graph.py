@@ -425,6 +425,17 @@ async def test_a_step_defined_by_its_bold_label_in_a_numbered_list_is_answered(b
     assert 'resolve "the red cup" to an object the perception system' in result["answer"]
 
 
+async def test_a_bare_term_the_book_writes_in_passing_is_answered_where_it_is_written(book):
+    # the Visual SLAM section's one sentence on loop closure; Replicator's "ground-truth"
+    # shares the stem of "grounding" and must not answer it
+    result = await ask(book, "loop closure")
+    assert result["refusal_reason"] is None
+    assert "loop closure, recognising a place seen before, corrects the drift" in result["answer"]
+    result = await ask(book, "how does grounding work")
+    assert 'resolve "the red cup" to an object' in result["answer"]
+    assert "ground-truth" not in result["answer"]
+
+
 async def test_a_hyphenated_name_is_not_defined_by_a_sentence_naming_one_of_its_words(book):
     # "**NVIDIA Isaac Sim** is a robotics simulator…" does not say what sim-to-real is
     result = await ask(book, "what is sim-to-real?")

@@ -18,6 +18,7 @@ from agent.offline.grading import (
     GradeThresholds,
     ask_coverage,
     grade_offline,
+    naming_whole_topic,
     unknown_names,
 )
 from agent.offline.text import (
@@ -381,6 +382,27 @@ def test_every_source_an_answer_reads_by_default_is_kept_when_anything_passes():
     get_file_info, wordy = ranked("getFileInfo", 0.1), ranked("wordy", 0.3)
     kept = grade_offline([*firsts, get_file_info, wordy], GradeThresholds())
     assert kept[: Context().top_k] == [*firsts, get_file_info]
+
+
+def test_a_question_of_a_word_or_two_is_met_by_the_chunks_that_write_it():
+    def chunk(name: str, text: str, dense: float) -> Candidate:
+        signals = {"text": 1.0}
+        return Candidate(
+            id=name, score=1.0, dense_score=dense, payload={"text": text}, signals=signals
+        )
+
+    pipeline = chunk("pipeline", "1. **Wake word**: listen.\n4. **Proof control**: rest it.", 0.1)
+    stem = chunk("stem", "Proofing baskets control the dough's shape.", 0.15)
+    vocabulary = Vocabulary({t: 2 for t in terms("proof control wake word listen rest")}, 40)
+    for question in ("proof control", "Explain proof control", "how does proof control work?"):
+        assert naming_whole_topic(question, [stem, pipeline], vocabulary) == {"pipeline"}
+    # three topic words, or a word the book never uses, are not one named thing
+    assert not naming_whole_topic("proof control word", [pipeline], vocabulary)
+    assert not naming_whole_topic("proof control gizmo", [pipeline], vocabulary)
+    # far from the question in embedding space, the chunk that writes it is kept, alone
+    named = naming_whole_topic("proof control", [stem, pipeline], vocabulary)
+    assert grade_offline([stem, pipeline], GradeThresholds()) == []
+    assert grade_offline([stem, pipeline], GradeThresholds(), named=named) == [pipeline]
 
 
 def test_text_coverage_is_judged_over_the_words_the_book_uses():
