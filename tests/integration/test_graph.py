@@ -70,34 +70,36 @@ async def test_off_book_questions_are_refused_without_citations(book, question):
     assert result["rewrite_count"] == 0  # refused at once: rewording cannot help
 
 
-async def test_a_misspelt_question_is_answered_from_the_section_it_means(book):
-    result = await ask(book, "what is a lanch file?")
+@pytest.mark.parametrize(
+    ("question", "source", "said"),
+    [
+        # a typo of the book's word
+        ("what is a lanch file?", {"heading": "Launch Files"}, "A **launch file** starts them"),
+        # an initialism: the book writes "Visual SLAM" (and "cuVSLAM", one word), never "vslam"
+        ("what is vslam?", {"heading": "Visual SLAM"}, "estimates where the robot is while"),
+        # two words joined by a digit: the book writes "sim-to-real", never "sim2real"
+        (
+            "what is sim2real?",
+            {"title": "Synthetic Data and Sim-to-Real Transfer"},
+            "**Sim-to-real transfer** is moving a model",
+        ),
+    ],
+)
+async def test_a_word_typed_as_the_book_never_writes_it_is_read_as_the_book_does(
+    book, question, source, said
+):
+    result = await ask(book, question)
     assert result["refusal_reason"] is None
-    assert result["sources"][0]["heading"] == "Launch Files"
-    assert "A **launch file** starts them together" in result["answer"]
+    ((field, value),) = source.items()
+    assert result["sources"][0][field] == value
+    assert said in result["answer"]
     # read as typed, the word the book never uses is most of the question: off-book
-    as_typed = await ask(book, "what is a lanch file?", context=Context(book_spelling=False))
+    as_typed = await ask(book, question, context=Context(book_spelling=False))
     assert as_typed["refusal_reason"] == "off_book"
 
 
-async def test_an_initialism_the_book_never_writes_is_read_as_the_name_it_shortens(book):
-    # the book writes "Visual SLAM" (and "cuVSLAM", one word), never "vslam" in its text
+def test_the_vocabulary_knows_the_initials_of_the_names_the_book_writes(book):
     assert book_vocabulary(book.searcher.index).initialisms["vslam"] == "Visual SLAM"
-    result = await ask(book, "what is vslam?")
-    assert result["refusal_reason"] is None
-    assert result["sources"][0]["heading"] == "Visual SLAM"
-    assert "estimates where the robot is while building a map" in result["answer"]
-    as_typed = await ask(book, "what is vslam?", context=Context(book_spelling=False))
-    assert as_typed["refusal_reason"] == "off_book"
-
-
-async def test_two_words_joined_by_a_digit_are_read_as_the_book_hyphenates_them(book):
-    # the book writes "Sim-to-Real" and "sim-to-real", never "sim2real"
-    result = await ask(book, "what is sim2real?")
-    assert result["refusal_reason"] is None
-    assert result["sources"][0]["title"] == "Synthetic Data and Sim-to-Real Transfer"
-    as_typed = await ask(book, "what is sim2real?", context=Context(book_spelling=False))
-    assert as_typed["refusal_reason"] == "off_book"
 
 
 async def test_a_contraction_typed_without_its_apostrophe_is_read_with_it(book):

@@ -1555,9 +1555,10 @@ def test_asked_what_a_thing_is_or_does_the_section_named_after_it_opens_the_answ
     for question in ("What does the banneton do?", "What is a banneton?"):
         said = answer(question, sources, headings)
         assert said.index("Use a banneton to hold") < said.index("is a shaping tool"), question
-    # without a section named after it, the sentence that says what it is opens the answer
+    # without a section named after it, the sentence that says what it is opens the answer,
+    # unhedged: a unit that defines the thing asked about is no passing mention of it
     said = answer("What is a banneton?", sources, ["Shaping tools", "Proofing"])
-    assert said.split("\n\n")[1] == "A `banneton` is a shaping tool. [1]"
+    assert said.split("\n\n")[0] == "A `banneton` is a shaping tool. [1]"
 
 
 def test_a_heading_that_names_only_the_qualifier_of_the_asked_thing_does_not_speak():
