@@ -4,7 +4,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StringConstraints
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictInt, StringConstraints
 from pydantic.json_schema import SkipJsonSchema
 
 from agent.inputs import MAX_PAGE_TITLE_CHARS, MAX_QUESTION_CHARS, MAX_SELECTION_CHARS
@@ -12,22 +12,37 @@ from agent.retrieval.search import SearchFilters, without_null_defaults
 from agent.state import Source
 from core.storable import Storable
 
+
+def _not_blank(text: str) -> str:
+    """`text` unchanged, or a `ValueError` when it is only what Python's `str.strip` removes:
+    the schema's own stripping leaves the information separators (U+001C to U+001F), which
+    the graph, reading the question stripped, would find empty once the answer had started."""
+    if not text.strip():
+        raise ValueError("must hold more than whitespace and separators")
+    return text
+
+
+NotBlank = AfterValidator(_not_blank)
+
 Question = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_QUESTION_CHARS),
     Storable,
+    NotBlank,
     Field(description="The reader's question.", examples=["What is a ROS 2 node?"]),
 ]
 SelectedText = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_SELECTION_CHARS),
     Storable,
+    NotBlank,
     Field(description="Text the reader highlighted; the answer uses only this text."),
 ]
 PageTitle = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_PAGE_TITLE_CHARS),
     Storable,
+    NotBlank,
     Field(
         description='Title of the page the reader is on: a question about "this lesson" or '
         '"this page" is about it.',

@@ -103,6 +103,8 @@ async def test_unknown_session_is_refused_before_the_stream_starts(api):
     [
         ({"question": ""}, "question"),
         ({"question": "   \n "}, "question"),
+        ({"question": "\x1f\x1c"}, "question"),  # separators that Python strips
+        ({"question": "Why?", "page_title": "\x1e"}, "page_title"),
         ({"question": "x" * 4001}, "question"),
         ({"question": 42}, "question"),
         ({"question": "Why?", "selected_text": "y" * 20_001}, "selected_text"),
@@ -113,10 +115,11 @@ async def test_unknown_session_is_refused_before_the_stream_starts(api):
     ],
 )
 async def test_bad_chat_input_is_a_422_naming_the_field(api, chat_input, problem):
-    response = await api.post("/chat/stream", json={"input": chat_input})
-    assert response.status_code == 422
-    error = response.json()["error"]
-    assert error["code"] == "invalid_request" and problem in error["message"]
+    for route in ("/chat/stream", "/chat/stream_log", "/chat/invoke"):
+        response = await api.post(route, json={"input": chat_input})
+        assert response.status_code == 422, route
+        error = response.json()["error"]
+        assert error["code"] == "invalid_request" and problem in error["message"]
 
 
 async def test_malformed_json_is_a_400(api):
