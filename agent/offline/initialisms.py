@@ -7,7 +7,7 @@ rarity-weighted signal, so such a question was refused as off-book.
 The book's side (`book_initialisms`): every run of two to four capitalised words that the book
 writes inside a sentence ("launch **Visual SLAM** against", not a sentence's opening word),
 in at least `LEAST_CHUNKS` chunks, keyed by its initials, an all-caps word counting whole
-("Visual SLAM" is "vslam", "Redux Toolkit" "rtk"); the commonest run wins a key.
+("Visual SLAM" is "vslam", "Robot Operating System" "ros"); the commonest run wins a key.
 
 The question's side is `agent.offline.spelling`: a word the book never uses that spells a
 key is read as its run.
