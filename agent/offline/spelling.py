@@ -25,7 +25,10 @@ reader's "not" goes unread.
 A word the book never uses that spells the initials of a run of names the book writes
 (`agent.offline.initialisms`: "vslam" for "Visual SLAM") is read as that run, unless it is an
 English word not typed in capitals ("bag" is a word, not "Based Action Generation"; "DOM" in
-capitals is an initialism whatever the dictionary says). Two of the book's words joined by a
+capitals is an initialism whatever the dictionary says). A question about an initialism alone
+that the book declares after the name it shortens ("what's rtk?" of docs that write "Redux
+Toolkit (RTK)") is read with that name before it ("what's Redux Toolkit (rtk)?"), on the same
+condition. Two of the book's words joined by a
 digit that reads as a word ("sim2real", "speech2text") are read hyphenated, as a book writes
 them ("sim-to-real"), when the book never writes the joined word.
 """
@@ -36,6 +39,7 @@ from functools import cache
 
 from spellchecker import SpellChecker
 
+from agent.offline.condense import topic_words
 from agent.offline.initialisms import INITIALISM_LENGTH
 from agent.offline.text import INLINE_CODE, QUOTED, terms
 from agent.retrieval.vocabulary import SPELLED_LENGTH, Vocabulary
@@ -70,7 +74,8 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
     misspelt word the book never uses read as the book spells it, as capitalised as the reader
     wrote it (a name with a capital inside, `createEnttyAdapter`, as the book writes it, or as
     typed when the book writes it in no such form), each initialism of a run of names the
-    book writes as that run, and two of the book's words joined by a digit that reads as a
+    book writes as that run, a declared initialism asked about alone with its name
+    (`_declared_in_full`), and two of the book's words joined by a digit that reads as a
     word as the book hyphenates them ("sim2real" as "sim-to-real"); unchanged when there is
     none."""
 
@@ -94,9 +99,9 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
 
     def spelled_out(word: str) -> str:
         run = vocabulary.initialisms.get(word.lower())
-        if run is None or known(terms(word)):
+        if run is None or known(terms(word)) or _english_in_lower_case(word):
             return word
-        return word if not word.isupper() and word.lower() in english_words() else run
+        return run
 
     def digit_read(word: str) -> str:
         first, digit, second = re.split(r"([24])", word, maxsplit=1)
@@ -108,7 +113,27 @@ def book_spelling(question: str, vocabulary: Vocabulary) -> str:
     question = _outside_literal_text(APOSTROPHE_LESS, with_apostrophe, question)
     question = _outside_literal_text(SPELLED_WORD, respelled, question)
     question = _outside_literal_text(INITIALISM_WORD, spelled_out, question)
+    question = _declared_in_full(question, vocabulary)
     return _outside_literal_text(DIGIT_JOINED, digit_read, question)
+
+
+def _declared_in_full(question: str, vocabulary: Vocabulary) -> str:
+    """A question whose whole topic is an initialism the book declares after the name it
+    shortens, with that name before it ("what's Redux Toolkit (rtk)?"); unchanged otherwise."""
+    words = topic_words(question)
+    if len(words) != 1 or _english_in_lower_case(words[0]):
+        return question
+    name = vocabulary.declared_initialisms.get(words[0].lower())
+    if name is None:
+        return question
+    word = re.compile(rf"(?<![\w`.-]){re.escape(words[0])}(?![\w`-])")
+    return word.sub(lambda found: f"{name} ({found.group()})", question, count=1)
+
+
+def _english_in_lower_case(word: str) -> bool:
+    """Whether a word is English, not typed in capitals ("bag", "slip"; not "DOM", "SLIP"):
+    an initialism is read only where it cannot be the plain word."""
+    return not word.isupper() and word.lower() in english_words()
 
 
 def _outside_literal_text(words: re.Pattern[str], read: Callable[[str], str], text: str) -> str:

@@ -229,6 +229,10 @@ GLOSSARY_ENTRY = re.compile(
 or as a list item, numbered or not ("- **Real-time factor**: the ratio of…", "4.
 **Grounding**: resolve…")."""
 PARENTHESISED = re.compile(r"\([^)]*\)")
+LINK_TARGET = re.compile(r"(?<=\])\([^)\s]*\)")
+"""A Markdown link's target, after its text: `[Redux Toolkit](https://…)`."""
+NAME_MARKUP = re.compile(r"[*_`\[\]]+")
+"""Emphasis, code and link brackets around the words of a name."""
 MAX_DEFINITION_QUESTION = 120
 """A question that asks what a thing is is short; a longer one is not read for it (which also
 bounds the pattern's backtracking on long input)."""
@@ -782,7 +786,10 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     its last word, `_entry_term`). The verb is the main clause's, after an `OPENING_CLAUSE`
     ("If real images are available, …" does not say what real images are). A subject of
     several terms (a hyphenated name: "sim-to-real", "redux-thunk") is named only by all of
-    them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is)."""
+    them ("**NVIDIA Isaac Sim** is…" does not say what sim-to-real is). A one-term subject
+    written only as the front of a longer capitalised name is not named by it ("**RTK Query**
+    is…" does not say what RTK is, nor "Redux Toolkit is…" what Redux is; "Redux Toolkit (RTK)
+    is…" and "The rclpy library is…" do)."""
     if not subject:
         return False
     if entry := GLOSSARY_ENTRY.match(sentence.lstrip()):
@@ -793,7 +800,7 @@ def defines(sentence: str, subject: frozenset[int]) -> bool:
     before, after = around
     if HOW_IT_IS.fullmatch(PREDICATE_END.split(after, maxsplit=1)[0]):
         return False
-    return subject <= terms(_named(before, subject))
+    return subject <= terms(_named(before, subject)) and not _front_of_name(before, subject)
 
 
 def _named(before: str, subject: frozenset[int]) -> str:
@@ -804,6 +811,18 @@ def _named(before: str, subject: frozenset[int]) -> str:
     holds it ("A vision-language-action model is…" is about a model, not an action)."""
     named = PREPOSITION.split(OPENING_PHRASE.sub("", before), maxsplit=1)[0]
     return COMPOUND.sub(" ", named.lower()) if len(subject) == 1 else named
+
+
+def _front_of_name(before: str, subject: frozenset[int]) -> bool:
+    """Whether a one-term subject is written, in the words before a sentence's verb, only as
+    the front of a longer name: each word holding it followed by a capitalised word ("RTK" of
+    "**RTK Query**"), not by a common noun ("rclpy library"), a number ("ROS 2") or a
+    parenthesis ("NITROS (NVIDIA…)")."""
+    if len(subject) != 1:
+        return False
+    words = NAME_MARKUP.sub(" ", LINK_TARGET.sub("", before)).split()
+    holding = [i for i, word in enumerate(words) if subject <= terms(word)]
+    return bool(holding) and all(i + 1 < len(words) and words[i + 1][0].isupper() for i in holding)
 
 
 def _entry_term(bold: str, subject: frozenset[int]) -> str:

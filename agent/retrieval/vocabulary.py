@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from agent.offline.initialisms import book_initialisms
+from agent.offline.initialisms import book_initialisms, declared_initialisms
 from agent.offline.text import (
     capitalised_terms,
     code_compounds,
@@ -65,6 +65,10 @@ class Vocabulary:
     initialisms: Mapping[str, str] = field(default_factory=dict)
     """Runs of names the book writes, by their initials (`agent.offline.initialisms`:
     "vslam" is "Visual SLAM"): what a reader's initialism the book never writes is read as."""
+    declared_initialisms: Mapping[str, str] = field(default_factory=dict)
+    """Initialisms the book declares after the name they shorten, lower-cased, with that name
+    (`agent.offline.initialisms`: "rtk" is "Redux Toolkit"): what a question about the
+    initialism alone asks about."""
 
     def idf(self, term: int) -> float:
         """BM25-style inverse document frequency; an unknown term gets the highest weight."""
@@ -143,6 +147,7 @@ def book_vocabulary(index: BookIndex) -> Vocabulary:
             {word.lower(): word for word, _ in reversed(cased.most_common())},
             name_words(bodies),
             book_initialisms(bodies),
+            declared_initialisms(bodies),
         )
         _cache[index.key] = (count, vocabulary)
         return vocabulary

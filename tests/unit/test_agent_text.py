@@ -650,6 +650,13 @@ def test_how_many_and_how_much_frame_a_question_that_asks_for_an_amount():
         ("what does farm to table mean", "If the table is set, serve the farm loaf.", False),
         ("what does farm to table mean", "Tables are wooden benches for the loaves.", False),
         ("what does farm to table mean", "Farm-to-table baking is baking with local flour.", True),
+        # a one-word subject at the front of a longer capitalised name is not what it names
+        ("What is RBK?", "**RBK Query** is a caching tool.", False),
+        ("What is Crumb?", "Crumb Toolkit is the standard way to bake.", False),
+        ("What is RBK?", "[Rye Bread Kit](https://example.com) (RBK) is the standard kit.", True),
+        ("What is rclpy?", "The `rclpy` library is the Python client library.", True),
+        ("What is ROS?", "ROS 2 is a middleware.", True),
+        ("What is NITROS?", "NITROS (NVIDIA Isaac Transport for ROS) is a feature.", True),
     ],
 )
 def test_a_definition_names_the_asked_thing_before_its_verb(question, sentence, defining):

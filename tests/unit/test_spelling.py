@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent.offline.initialisms import book_initialisms
+from agent.offline.initialisms import book_initialisms, declared_initialisms, shortens
 from agent.offline.spelling import book_spelling, regional_variant
 from agent.offline.text import negated, terms
 from agent.retrieval.vocabulary import Vocabulary
@@ -29,13 +29,19 @@ INITIALISMS = {
     "bag": "Based Action Generation",
     "ros": "Robot Operating System",
 }
+DECLARED = {"rtk": "Redux Toolkit", "slip": "Spring-Loaded Inverted Pendulum"}
 
 
 def book(words: dict[str, int] = BOOK_WORDS) -> Vocabulary:
     words = {**words, **dict.fromkeys(WRITTEN_AS, 2), "ros": 9, "sim": 4, "real": 6}
     frequency = {term: count for word, count in words.items() for term in terms(word)}
     return Vocabulary(
-        frequency, 20, spellings=words, written_as=WRITTEN_AS, initialisms=INITIALISMS
+        frequency,
+        20,
+        spellings=words,
+        written_as=WRITTEN_AS,
+        initialisms=INITIALISMS,
+        declared_initialisms=DECLARED,
     )
 
 
@@ -158,3 +164,50 @@ def test_the_book_initialisms_are_runs_of_names_written_inside_sentences():
 )
 def test_two_book_words_joined_by_a_digit_are_read_as_the_book_joins_them(question, read):
     assert book_spelling(question, book()) == read
+
+
+@pytest.mark.parametrize(
+    ("question", "read"),
+    [
+        ("what's rtk", "what's Redux Toolkit (rtk)"),
+        ("What is RTK?", "What is Redux Toolkit (RTK)?"),
+        ("RTK?", "Redux Toolkit (RTK)?"),
+        ("What is SLIP?", "What is Spring-Loaded Inverted Pendulum (SLIP)?"),
+        ("what is slip?", "what is slip?"),  # an English word in lower case
+        ("what is RTK Query?", "what is RTK Query?"),  # another name that starts with it
+        ("How do I add RTK to my app?", "How do I add RTK to my app?"),  # not asked alone
+    ],
+)
+def test_an_initialism_the_book_declares_is_read_with_its_name_when_asked_alone(question, read):
+    assert book_spelling(question, book()) == read
+
+
+def test_the_book_declares_an_initialism_in_a_parenthesis_after_the_name_it_shortens():
+    chunks = [
+        "[Redux Toolkit](https://redux-toolkit.js.org) (RTK) is the standard approach.",
+        '**Redux Toolkit** (also known as **"RTK"** for short) is our recommendation.',
+        "We recommend Mock Service Worker (MSW) for tests, with the Spring-Loaded Model (SLM).",
+        "Use Redux Toolkit (see below). Start Isaac Sim (GPU only). Run RTK Query (RTK, RTKQ).",
+    ]
+    declared = declared_initialisms(chunks)
+    assert declared == {
+        "rtk": "Redux Toolkit",
+        "msw": "Mock Service Worker",
+        "slm": "Spring-Loaded Model",  # written as the book writes it
+    }
+
+
+@pytest.mark.parametrize(
+    ("initialism", "words", "shortened"),
+    [
+        ("RTK", ["Redux", "Toolkit"], True),  # a later letter of a word
+        ("MSW", ["Mock", "Service", "Worker"], True),
+        ("RT", ["Redux", "Toolkit", "Query"], False),  # every word gives a letter
+        ("TR", ["Redux", "Toolkit"], False),  # in order
+        ("RKT", ["Redux", "Toolkit"], False),  # each word from its first letter on
+    ],
+)
+def test_an_initialism_shortens_a_name_by_each_words_first_letters_in_order(
+    initialism, words, shortened
+):
+    assert shortens(initialism, words) is shortened
