@@ -39,6 +39,11 @@ PAGE_REFERENCE = re.compile(
     r"\b(this|the current) (page|lesson|chapter|section|module|tutorial|article|part|unit|guide)\b",
     re.IGNORECASE,
 )
+BEFORE_A_NUMBER = re.compile(
+    r"(from|in|into|to|at|on|onto|with|than|only|just|exactly|per|for|by|over|under|within)",
+    re.IGNORECASE,
+)
+"""Words after which "one" is a number ("in one process"), not a pronoun ("which one")."""
 WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 TOPIC_TURNS = 2
 APPENDED_TOPIC = re.compile(r"\s+(\([^()]*\))$")
@@ -46,8 +51,29 @@ APPENDED_TOPIC = re.compile(r"\s+(\([^()]*\))$")
 
 def needs_context(question: str) -> bool:
     """Whether a question cannot be understood without the turns before it."""
-    return bool(
-        ANAPHORA.search(question) or ELLIPSIS.match(question) or len(topic_terms(question)) < 2
+    return points_back(question) or bool(ELLIPSIS.match(question)) or len(topic_terms(question)) < 2
+
+
+def points_back(question: str) -> bool:
+    """Whether a word of `question` stands for something said before. "One" does only as a
+    pronoun ("which one", "each one", "one of those", "the auth one"); as a number, after a
+    preposition or "only" and before a word that names a thing ("from one gait to another", "in
+    one process"), it points back at nothing."""
+    for found in ANAPHORA.finditer(question):
+        if found.group(0).lower() != "one" or not _counts(question, found.start(), found.end()):
+            return True
+    return False
+
+
+def _counts(question: str, start: int, end: int) -> bool:
+    """Whether the "one" at `start:end` counts a thing named by the word after it."""
+    before = WORD.findall(question[:start])
+    after = WORD.match(question, end + 1) if question[end : end + 1] == " " else None
+    return (
+        bool(before)
+        and BEFORE_A_NUMBER.fullmatch(before[-1]) is not None
+        and after is not None
+        and bool(topic_terms(after.group(0)))
     )
 
 

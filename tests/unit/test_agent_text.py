@@ -94,6 +94,26 @@ def test_follow_up_gets_the_previous_topic_and_standalone_questions_stay():
 
 
 @pytest.mark.parametrize(
+    ("question", "leans_on_the_conversation"),
+    [
+        ("How does the robot switch from one gait to another without stumbling?", False),
+        ("How can several nodes run in one process?", False),
+        ("Which one should I pick for the knee joint?", True),
+        ("What is each one good for, thunks or listeners?", True),
+        ("Can I nest the slice inside one of those reducers?", True),
+        ("How does the posts one clear itself out on logout?", True),
+    ],
+)
+def test_one_points_back_only_as_a_pronoun(question: str, leans_on_the_conversation: bool):
+    """ "One" as a number ("from one gait to another") does not make a new question a
+    follow-up, so it keeps its own topic instead of the turn before's."""
+    history = [HumanMessage("What is a central pattern generator?"), AIMessage("A network.")]
+    assert needs_context(question) is leans_on_the_conversation
+    condensed = condense_rules(question, history)
+    assert condensed.endswith("(central pattern generator)") is leans_on_the_conversation
+
+
+@pytest.mark.parametrize(
     "fragment", ["only for the html files tho?", "With TypeScript types?", "or in a monorepo?"]
 )
 def test_a_fragment_that_narrows_the_last_question_gets_its_topic(fragment: str):
